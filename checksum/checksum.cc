@@ -1,0 +1,42 @@
+// Copyright 2026 The ipsum Authors. SPDX-License-Identifier: Apache-2.0
+//
+// The public entry points of checksum.h. They hold no arithmetic of their
+// own: `Checksum` forwards to the active implementation, and `Checksummer`
+// combines the sums of its pieces with `CombineAt` (RFC 1071 section 2(B)),
+// so a piece of any length may follow a piece of any length.
+
+#include "checksum/checksum.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+
+#include "checksum/internal/impl.h"
+
+namespace ipsum::checksum {
+namespace {
+
+// ActiveSum is the implementation behind Checksum and Checksummer. It is the
+// one line that changes when run-time dispatch (dispatch.h) takes over from
+// the portable implementation.
+inline uint16_t ActiveSum(const uint8_t* data, size_t len, uint16_t initial) {
+  return internal::PortableSum(data, len, initial);
+}
+
+}  // namespace
+
+uint16_t Checksum(std::span<const uint8_t> data, uint16_t initial) {
+  return ActiveSum(data.data(), data.size(), initial);
+}
+
+uint16_t Checksum(const void* data, size_t len, uint16_t initial) {
+  return ActiveSum(static_cast<const uint8_t*>(data), len, initial);
+}
+
+void Checksummer::Add(std::span<const uint8_t> data) {
+  // The piece is summed on its own from zero and placed by its offset in the
+  // stream: swapped when it starts at an odd offset.
+  AddSum(ActiveSum(data.data(), data.size(), 0), data.size());
+}
+
+}  // namespace ipsum::checksum
