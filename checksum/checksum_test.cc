@@ -1,0 +1,461 @@
+// Copyright 2026 The ipsum Authors. SPDX-License-Identifier: Apache-2.0
+//
+// Tests for the Internet checksum. One value-parameterized suite runs every
+// case against every implementation in CompiledImplementations() (skipped,
+// with a message, where this CPU lacks its instructions): known answers from
+// RFC 1071, then every length 0..1100 at every start offset 0..63, seeded
+// random lengths up to 70,000 and buffers of 1 MiB and 16 MiB, all compared
+// with the byte-by-byte reference. The composition rules (Combine,
+// CombineAt, Subtract), the Checksummer and the public Checksum are tested
+// on their own below. All random data comes from fixed seeds.
+
+#include "checksum/checksum.h"
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <ostream>
+#include <random>
+#include <set>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "checksum/internal/impl.h"
+#include "checksum/internal/reference.h"
+#include "gtest/gtest.h"
+
+namespace ipsum::checksum::internal {
+
+// PrintTo names an Implementation in GoogleTest's messages.
+void PrintTo(const Implementation& impl, std::ostream* os) { *os << impl.name; }
+
+}  // namespace ipsum::checksum::internal
+
+namespace ipsum::checksum {
+namespace {
+
+using internal::CompiledImplementations;
+using internal::Implementation;
+using internal::ReferenceSum;
+
+constexpr size_t kMaxExhaustiveLength = 1100;
+constexpr size_t kOffsets = 64;
+constexpr uint16_t kInitials[] = {0, 1, 0xfffe, 0xffff};
+
+// Buffer is a heap byte array whose usable part starts 64-byte aligned, so
+// that `at(offset)` controls the address alignment exactly, with `kSlack`
+// bytes on either side so that a guard region fits around any slice.
+class Buffer {
+ public:
+  static constexpr size_t kSlack = 128;
+
+  explicit Buffer(size_t size, uint8_t fill = 0)
+      : storage_(size + 2 * kSlack + 64, fill) {
+    const auto addr = reinterpret_cast<uintptr_t>(storage_.data()) + kSlack;
+    base_ = storage_.data() + kSlack + (64 - addr % 64) % 64;
+  }
+
+  // at returns the byte at `offset` from the aligned start.
+  uint8_t* at(size_t offset) { return base_ + offset; }
+
+  // FillRandom fills the whole storage from `rng`.
+  void FillRandom(std::mt19937_64& rng) {
+    for (uint8_t& b : storage_) b = static_cast<uint8_t>(rng());
+  }
+
+  // FillCarryHeavy fills the storage mostly with 0xff (three bytes in four),
+  // the rest random, so that word sums carry often.
+  void FillCarryHeavy(std::mt19937_64& rng) {
+    for (uint8_t& b : storage_) {
+      const uint64_t r = rng();
+      b = (r & 3) ? 0xff : static_cast<uint8_t>(r >> 8);
+    }
+  }
+
+ private:
+  std::vector<uint8_t> storage_;
+  uint8_t* base_;
+};
+
+// OnesEqual reports whether two sums are the same one's-complement number:
+// 0x0000 and 0xffff are both zero. Subtract cannot tell them apart.
+bool OnesEqual(uint16_t a, uint16_t b) { return a % 0xffff == b % 0xffff; }
+
+// The RFC 1071 section 3 example and a few other known answers.
+constexpr uint8_t kRfc1071Example[] = {0x00, 0x01, 0xf2, 0x03,
+                                       0xf4, 0xf5, 0xf6, 0xf7};
+constexpr uint16_t kRfc1071ExampleSum = 0xddf2;
+// An IPv4 header including its correct checksum (0xb861): sums to 0xffff.
+constexpr uint8_t kIpv4Header[] = {0x45, 0x00, 0x00, 0x73, 0x00, 0x00, 0x40,
+                                   0x00, 0x40, 0x11, 0xb8, 0x61, 0xc0, 0xa8,
+                                   0x00, 0x01, 0xc0, 0xa8, 0x00, 0xc7};
+
+class ImplementationTest : public testing::TestWithParam<Implementation> {
+ protected:
+  void SetUp() override {
+    if (!GetParam().supported()) {
+      GTEST_SKIP() << "implementation " << GetParam().name
+                   << " is not supported by this CPU";
+    }
+  }
+
+  uint16_t Sum(const uint8_t* data, size_t len, uint16_t initial = 0) {
+    return GetParam().sum(data, len, initial);
+  }
+
+  // CheckCopySum runs copy_sum from `src` to `dst` and checks the result
+  // against the reference, that dst[0, len) equals the source, that the
+  // `Buffer::kSlack` guard bytes on either side of it still hold `guard`,
+  // and that the source is unchanged.
+  void CheckCopySum(uint8_t* dst, const uint8_t* src, size_t len,
+                    uint16_t initial, uint8_t guard) {
+    constexpr size_t kGuard = Buffer::kSlack;
+    std::memset(dst - kGuard, guard, len + 2 * kGuard);
+    const std::vector<uint8_t> before(src, src + len);
+    ASSERT_EQ(GetParam().copy_sum(dst, src, len, initial),
+              ReferenceSum(src, len, initial))
+        << "len=" << len << " initial=" << initial;
+    ASSERT_EQ(std::memcmp(dst, src, len), 0) << "len=" << len;
+    ASSERT_TRUE(std::equal(before.begin(), before.end(), src))
+        << "source modified, len=" << len;
+    for (size_t i = 0; i < kGuard; ++i) {
+      ASSERT_EQ(dst[-1 - static_cast<ptrdiff_t>(i)], guard)
+          << "wrote before dst, len=" << len;
+      ASSERT_EQ(dst[len + i], guard) << "wrote past dst, len=" << len;
+    }
+  }
+};
+
+TEST_P(ImplementationTest, Rfc1071Section3ExampleAtEveryOffset) {
+  Buffer buf(sizeof(kRfc1071Example) + kOffsets);
+  for (size_t offset = 0; offset < kOffsets; ++offset) {
+    std::memcpy(buf.at(offset), kRfc1071Example, sizeof(kRfc1071Example));
+    EXPECT_EQ(Sum(buf.at(offset), sizeof(kRfc1071Example)), kRfc1071ExampleSum)
+        << "offset=" << offset;
+  }
+}
+
+TEST_P(ImplementationTest, KnownAnswers) {
+  const uint8_t ones[] = {0xff, 0xff};
+  const uint8_t one[] = {0x00, 0x01};
+  const uint8_t high[] = {0x01};
+  EXPECT_EQ(Sum(nullptr, 0), 0);
+  EXPECT_EQ(Sum(nullptr, 0, 0x1234), 0x1234);
+  EXPECT_EQ(Sum(ones, 2), 0xffff);
+  EXPECT_EQ(Sum(one, 2), 0x0001);
+  EXPECT_EQ(Sum(high, 1), 0x0100);  // An odd last byte is a high byte.
+  EXPECT_EQ(Sum(kIpv4Header, sizeof(kIpv4Header)), 0xffff);
+  // 0xffff + 0xffff folds to 0xffff (never to 0).
+  EXPECT_EQ(Sum(ones, 2, 0xffff), 0xffff);
+  EXPECT_EQ(Sum(one, 2, 0xffff), 0x0001);
+}
+
+TEST_P(ImplementationTest, EveryLengthAtEveryOffsetMatchesReference) {
+  std::mt19937_64 rng(1071);
+  Buffer buf(kMaxExhaustiveLength + kOffsets);
+  for (int pass = 0; pass < 2; ++pass) {
+    if (pass == 0) {
+      buf.FillRandom(rng);
+    } else {
+      buf.FillCarryHeavy(rng);
+    }
+    for (size_t offset = 0; offset < kOffsets; ++offset) {
+      const uint8_t* p = buf.at(offset);
+      for (size_t len = 0; len <= kMaxExhaustiveLength; ++len) {
+        ASSERT_EQ(Sum(p, len), ReferenceSum(p, len, 0))
+            << "pass=" << pass << " offset=" << offset << " len=" << len;
+      }
+    }
+  }
+}
+
+TEST_P(ImplementationTest, InitialValuesMatchReference) {
+  std::mt19937_64 rng(1624);
+  Buffer buf(300 + kOffsets);
+  buf.FillRandom(rng);
+  for (uint16_t initial : kInitials) {
+    for (size_t offset = 0; offset < 16; ++offset) {
+      for (size_t len = 0; len <= 300; ++len) {
+        ASSERT_EQ(Sum(buf.at(offset), len, initial),
+                  ReferenceSum(buf.at(offset), len, initial))
+            << "initial=" << initial << " offset=" << offset << " len=" << len;
+      }
+    }
+  }
+}
+
+TEST_P(ImplementationTest, AllZeroBytesReturnInitial) {
+  Buffer buf(kMaxExhaustiveLength + kOffsets, 0x00);
+  for (uint16_t initial : kInitials) {
+    for (size_t offset = 0; offset < kOffsets; ++offset) {
+      for (size_t len = 0; len <= kMaxExhaustiveLength; len += 1 + len / 64) {
+        ASSERT_EQ(Sum(buf.at(offset), len, initial), initial)
+            << "offset=" << offset << " len=" << len;
+      }
+    }
+  }
+}
+
+TEST_P(ImplementationTest, AllOnesBytesAtEveryLengthAndOffset) {
+  // Every word is 0xffff (negative zero); an odd tail adds 0xff00.
+  Buffer buf(kMaxExhaustiveLength + kOffsets, 0xff);
+  for (size_t offset = 0; offset < kOffsets; ++offset) {
+    for (size_t len = 1; len <= kMaxExhaustiveLength; ++len) {
+      ASSERT_EQ(Sum(buf.at(offset), len), len % 2 ? 0xff00 : 0xffff)
+          << "offset=" << offset << " len=" << len;
+    }
+  }
+}
+
+TEST_P(ImplementationTest, RandomLengthsUpTo70000MatchReference) {
+  constexpr size_t kMax = 70000;
+  std::mt19937_64 rng(70000);
+  Buffer buf(kMax + kOffsets);
+  buf.FillRandom(rng);
+  for (int i = 0; i < 300; ++i) {
+    const size_t len = rng() % (kMax + 1);
+    const size_t offset = rng() % kOffsets;
+    const auto initial = static_cast<uint16_t>(rng());
+    ASSERT_EQ(Sum(buf.at(offset), len, initial),
+              ReferenceSum(buf.at(offset), len, initial))
+        << "offset=" << offset << " len=" << len << " initial=" << initial;
+  }
+}
+
+TEST_P(ImplementationTest, MegabyteBuffersMatchReference) {
+  constexpr size_t k1MiB = size_t{1} << 20;
+  std::mt19937_64 rng(1 << 20);
+  Buffer random(k1MiB + 8);
+  random.FillRandom(rng);
+  for (size_t len : {k1MiB, k1MiB + 1, k1MiB + 7}) {
+    for (size_t offset : {0, 1, 3, 4}) {
+      EXPECT_EQ(Sum(random.at(offset), len, 0x8001),
+                ReferenceSum(random.at(offset), len, 0x8001))
+          << "len=" << len << " offset=" << offset;
+    }
+  }
+  Buffer carry_heavy(k1MiB + 8);
+  carry_heavy.FillCarryHeavy(rng);
+  EXPECT_EQ(Sum(carry_heavy.at(5), k1MiB + 3),
+            ReferenceSum(carry_heavy.at(5), k1MiB + 3, 0));
+}
+
+TEST_P(ImplementationTest, SixteenMegabytesOfOnesAndZerosDoNotOverflow) {
+  // 16 MiB of 0xff: 2^23 words of 0xffff, far beyond where a 32-bit
+  // accumulator (128 KiB) or an unfolded 16-bit carry count would overflow.
+  constexpr size_t k16MiB = size_t{16} << 20;
+  Buffer ones(k16MiB + 8, 0xff);
+  for (size_t offset : {0, 1, 2, 7}) {
+    EXPECT_EQ(Sum(ones.at(offset), k16MiB), 0xffff) << "offset=" << offset;
+    EXPECT_EQ(Sum(ones.at(offset), k16MiB - 1), 0xff00) << "offset=" << offset;
+    EXPECT_EQ(Sum(ones.at(offset), k16MiB, 0xfffe), 0xfffe);
+  }
+  EXPECT_EQ(Sum(ones.at(0), k16MiB), ReferenceSum(ones.at(0), k16MiB, 0));
+  Buffer zeros(k16MiB + 8, 0x00);
+  EXPECT_EQ(Sum(zeros.at(3), k16MiB), 0);
+  EXPECT_EQ(Sum(zeros.at(3), k16MiB, 0xffff), 0xffff);
+}
+
+TEST_P(ImplementationTest, CopySumEveryLengthAtEveryOffset) {
+  std::mt19937_64 rng(793);
+  Buffer src(kMaxExhaustiveLength + kOffsets);
+  src.FillRandom(rng);
+  Buffer dst(kMaxExhaustiveLength + kOffsets);
+  for (size_t offset = 0; offset < kOffsets; ++offset) {
+    for (size_t len = 0; len <= kMaxExhaustiveLength; ++len) {
+      // The destination offset cycles independently of the source's.
+      const size_t dst_offset = (offset * 7 + len) % kOffsets;
+      ASSERT_NO_FATAL_FAILURE(CheckCopySum(dst.at(dst_offset), src.at(offset),
+                                           len, 0, /*guard=*/0xa5));
+    }
+  }
+}
+
+TEST_P(ImplementationTest, CopySumInitialValuesAndLargeLengths) {
+  std::mt19937_64 rng(794);
+  constexpr size_t kMax = (size_t{1} << 20) + 3;
+  Buffer src(kMax + kOffsets);
+  src.FillRandom(rng);
+  Buffer dst(kMax + kOffsets);
+  for (uint16_t initial : kInitials) {
+    for (size_t len = 0; len <= 130; ++len) {
+      ASSERT_NO_FATAL_FAILURE(
+          CheckCopySum(dst.at(len % 5), src.at(len % 3), len, initial, 0x5a));
+    }
+  }
+  for (int i = 0; i < 50; ++i) {
+    const size_t len = rng() % 70001;
+    ASSERT_NO_FATAL_FAILURE(CheckCopySum(dst.at(rng() % kOffsets),
+                                         src.at(rng() % kOffsets), len,
+                                         static_cast<uint16_t>(rng()), 0xc3));
+  }
+  ASSERT_NO_FATAL_FAILURE(CheckCopySum(dst.at(1), src.at(2), kMax, 0, 0x00));
+  Buffer ones(kMax + kOffsets, 0xff);
+  ASSERT_NO_FATAL_FAILURE(CheckCopySum(dst.at(0), ones.at(3), kMax, 7, 0x00));
+}
+
+// Implementations are named after themselves in test names.
+std::string ImplementationName(
+    const testing::TestParamInfo<Implementation>& info) {
+  return info.param.name;
+}
+
+INSTANTIATE_TEST_SUITE_P(Table, ImplementationTest,
+                         testing::ValuesIn(CompiledImplementations().begin(),
+                                           CompiledImplementations().end()),
+                         ImplementationName);
+
+TEST(CompiledImplementationsTest, PortableFirstNamesUniqueAndComplete) {
+  const auto table = CompiledImplementations();
+  ASSERT_FALSE(table.empty());
+  EXPECT_STREQ(table[0].name, "portable");
+  EXPECT_TRUE(table[0].supported());
+  std::set<std::string> names;
+  for (const Implementation& impl : table) {
+    ASSERT_NE(impl.name, nullptr);
+    EXPECT_NE(impl.supported, nullptr) << impl.name;
+    EXPECT_NE(impl.sum, nullptr) << impl.name;
+    EXPECT_NE(impl.copy_sum, nullptr) << impl.name;
+    EXPECT_TRUE(names.insert(impl.name).second) << "duplicate " << impl.name;
+  }
+}
+
+TEST(ChecksumTest, Rfc1071Section3Example) {
+  EXPECT_EQ(Checksum(kRfc1071Example), kRfc1071ExampleSum);
+  EXPECT_EQ(Checksum(kRfc1071Example, sizeof(kRfc1071Example)),
+            kRfc1071ExampleSum);
+  EXPECT_EQ(Checksum(kIpv4Header), 0xffff);
+}
+
+TEST(ChecksumTest, EmptyReturnsInitial) {
+  EXPECT_EQ(Checksum(std::span<const uint8_t>()), 0);
+  EXPECT_EQ(Checksum(nullptr, 0), 0);
+  for (uint16_t initial : kInitials) {
+    EXPECT_EQ(Checksum(nullptr, 0, initial), initial);
+  }
+}
+
+TEST(ChecksumTest, MatchesReference) {
+  std::mt19937_64 rng(2);
+  Buffer buf(70000 + kOffsets);
+  buf.FillRandom(rng);
+  for (size_t len = 0; len <= 300; ++len) {
+    const uint8_t* p = buf.at(len % kOffsets);
+    ASSERT_EQ(Checksum(p, len), ReferenceSum(p, len, 0)) << "len=" << len;
+  }
+  for (int i = 0; i < 100; ++i) {
+    const size_t len = rng() % 70001;
+    const uint8_t* p = buf.at(rng() % kOffsets);
+    const auto initial = static_cast<uint16_t>(rng());
+    ASSERT_EQ(Checksum(std::span(p, len), initial),
+              ReferenceSum(p, len, initial))
+        << "len=" << len;
+    ASSERT_EQ(Checksum(p, len, initial), ReferenceSum(p, len, initial))
+        << "len=" << len;
+  }
+  Buffer big((size_t{1} << 20) + 1);
+  big.FillCarryHeavy(rng);
+  EXPECT_EQ(Checksum(big.at(1), size_t{1} << 20),
+            ReferenceSum(big.at(1), size_t{1} << 20, 0));
+}
+
+TEST(CombineTest, SplitAtEveryPointEqualsWhole) {
+  std::mt19937_64 rng(3);
+  Buffer buf(1001);
+  buf.FillRandom(rng);
+  const uint8_t* p = buf.at(0);
+  constexpr size_t kLen = 1001;
+  const uint16_t whole = Checksum(p, kLen);
+  for (size_t k = 0; k <= kLen; ++k) {
+    const uint16_t head = Checksum(p, k);
+    const uint16_t tail = Checksum(p + k, kLen - k);
+    if (k % 2 == 0) {
+      // RFC 1071 section 2(A): at an even offset the sums simply add.
+      EXPECT_EQ(Combine(head, tail), whole) << "k=" << k;
+      EXPECT_TRUE(OnesEqual(Subtract(whole, head), tail)) << "k=" << k;
+    } else {
+      // 2(B): at an odd offset, Combine alone is wrong (in general)...
+      EXPECT_EQ(Combine(head, ByteSwap16(tail)), whole) << "k=" << k;
+    }
+    // ...and CombineAt is right at any offset.
+    EXPECT_EQ(CombineAt(head, tail, k), whole) << "k=" << k;
+  }
+}
+
+TEST(CombineTest, OnesComplementArithmeticProperties) {
+  std::mt19937_64 rng(4);
+  for (uint32_t a = 0; a <= 0xffff; ++a) {
+    const auto a16 = static_cast<uint16_t>(a);
+    const auto b = static_cast<uint16_t>(rng());
+    const auto c = static_cast<uint16_t>(rng());
+    ASSERT_EQ(Combine(a16, 0), a16);
+    ASSERT_TRUE(OnesEqual(Combine(a16, 0xffff), a16)) << a;  // -0 == +0.
+    ASSERT_EQ(Combine(a16, b), Combine(b, a16));
+    ASSERT_EQ(Combine(Combine(a16, b), c), Combine(a16, Combine(b, c)));
+    ASSERT_EQ(CombineAt(a16, b, 0), Combine(a16, b));
+    ASSERT_EQ(CombineAt(a16, b, 2), Combine(a16, b));
+    ASSERT_EQ(CombineAt(a16, b, 1), Combine(a16, ByteSwap16(b)));
+    ASSERT_EQ(CombineAt(a16, b, 65537), Combine(a16, ByteSwap16(b)));
+    ASSERT_TRUE(OnesEqual(Subtract(Combine(a16, b), b), a16)) << a;
+    ASSERT_TRUE(OnesEqual(Subtract(a16, a16), 0)) << a;
+    // Combine agrees with the reference on the two words a16, b.
+    const uint8_t words[] = {
+        static_cast<uint8_t>(a16 >> 8), static_cast<uint8_t>(a16),
+        static_cast<uint8_t>(b >> 8), static_cast<uint8_t>(b)};
+    ASSERT_EQ(Combine(a16, b), ReferenceSum(words, 4, 0));
+  }
+}
+
+TEST(ChecksummerTest, RandomSplitsEqualWholeSum) {
+  std::mt19937_64 rng(5);
+  Buffer buf(3000 + kOffsets);
+  buf.FillRandom(rng);
+  for (int iter = 0; iter < 500; ++iter) {
+    const size_t len = rng() % 3001;
+    const uint8_t* p = buf.at(rng() % kOffsets);
+    const auto initial =
+        static_cast<uint16_t>(iter < 4 ? kInitials[iter] : rng());
+    Checksummer c(initial);
+    Checksummer by_sum(initial);
+    size_t pos = 0;
+    while (pos < len) {
+      // Mostly tiny pieces (0, 1, 2, 3 bytes), sometimes larger ones.
+      const uint64_t r = rng();
+      size_t piece = (r & 1) ? r % 4 : (r >> 8) % 200;
+      piece = std::min(piece, len - pos);
+      c.Add(p + pos, piece);
+      by_sum.AddSum(Checksum(p + pos, piece), piece);
+      pos += piece;
+      ASSERT_EQ(c.length(), pos);
+      ASSERT_EQ(c.Sum(), Checksum(p, pos, initial)) << "pos=" << pos;
+    }
+    c.Add(std::span<const uint8_t>());  // An empty piece changes nothing.
+    EXPECT_EQ(c.Sum(), Checksum(p, len, initial)) << "len=" << len;
+    EXPECT_EQ(by_sum.Sum(), c.Sum());
+    EXPECT_EQ(c.length(), len);
+  }
+}
+
+TEST(ChecksummerTest, ByteAtATimeAndCopyForks) {
+  std::mt19937_64 rng(6);
+  Buffer buf(1500);
+  buf.FillRandom(rng);
+  Checksummer c;
+  EXPECT_EQ(c.Sum(), 0);
+  EXPECT_EQ(c.length(), 0u);
+  for (size_t i = 0; i < 1500; ++i) {
+    c.Add(buf.at(i), 1);
+    if (i == 700) {
+      Checksummer fork = c;  // A copy continues independently.
+      fork.Add(buf.at(701), 99);
+      EXPECT_EQ(fork.Sum(), Checksum(buf.at(0), 800));
+    }
+  }
+  EXPECT_EQ(c.Sum(), Checksum(buf.at(0), 1500));
+  EXPECT_EQ(c.length(), 1500u);
+}
+
+}  // namespace
+}  // namespace ipsum::checksum
