@@ -119,6 +119,18 @@ inline void CopyIf(uint8_t* dst, const uint8_t* src, size_t n) {
   if constexpr (kCopy) std::memcpy(dst, src, n);
 }
 
+// AddWord adds the host-order word at src[i, i + 8) to the accumulator
+// `s`, counting the carry out of bit 63 in `c`, and copies the word to
+// dst[i, i + 8) when `kCopy`.
+template <bool kCopy>
+inline void AddWord(uint8_t* dst, const uint8_t* src, size_t i, uint64_t& s,
+                    uint64_t& c) {
+  const uint64_t w = LoadHost64(src + i);
+  if constexpr (kCopy) std::memcpy(dst + i, &w, sizeof(w));
+  s += w;
+  c += s < w;
+}
+
 // SumTail returns the host-order sum of the `n` < 8 bytes at `src`, which
 // is at an even position, copying them to `dst` when `kCopy`. The result is
 // below 2^33.
@@ -193,29 +205,18 @@ uint16_t Sum(uint8_t* dst, const uint8_t* src, size_t len, uint16_t initial) {
   }
 
   // Main loop: 64 bytes, eight words, alternating between two accumulators.
+  // Each word is its own scalar load (and store): loading the block into an
+  // array invites gcc to move it through the stack with vector registers.
   for (; len >= 64; len -= 64, src += 64) {
-    uint64_t w[8];
-    for (int i = 0; i < 8; ++i) w[i] = LoadHost64(src + 8 * i);
-    if constexpr (kCopy) {
-      std::memcpy(dst, w, sizeof(w));
-      dst += 64;
-    }
-    s0 += w[0];
-    c0 += s0 < w[0];
-    s1 += w[1];
-    c1 += s1 < w[1];
-    s0 += w[2];
-    c0 += s0 < w[2];
-    s1 += w[3];
-    c1 += s1 < w[3];
-    s0 += w[4];
-    c0 += s0 < w[4];
-    s1 += w[5];
-    c1 += s1 < w[5];
-    s0 += w[6];
-    c0 += s0 < w[6];
-    s1 += w[7];
-    c1 += s1 < w[7];
+    AddWord<kCopy>(dst, src, 0, s0, c0);
+    AddWord<kCopy>(dst, src, 8, s1, c1);
+    AddWord<kCopy>(dst, src, 16, s0, c0);
+    AddWord<kCopy>(dst, src, 24, s1, c1);
+    AddWord<kCopy>(dst, src, 32, s0, c0);
+    AddWord<kCopy>(dst, src, 40, s1, c1);
+    AddWord<kCopy>(dst, src, 48, s0, c0);
+    AddWord<kCopy>(dst, src, 56, s1, c1);
+    if constexpr (kCopy) dst += 64;
   }
   // Up to seven more words, then the last 4, 2 and 1 bytes.
   for (; len >= 8; len -= 8, src += 8) {
