@@ -15,10 +15,13 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <fstream>
+#include <iterator>
 #include <ostream>
 #include <random>
 #include <set>
 #include <span>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -294,6 +297,61 @@ TEST_P(ImplementationTest, CopySumInitialValuesAndLargeLengths) {
   ASSERT_NO_FATAL_FAILURE(CheckCopySum(dst.at(1), src.at(2), kMax, 0, 0x00));
   Buffer ones(kMax + kOffsets, 0xff);
   ASSERT_NO_FATAL_FAILURE(CheckCopySum(dst.at(0), ones.at(3), kMax, 7, 0x00));
+}
+
+// KnownAnswerFile is one line of testdata/checksum/SUMS: a file and its sum,
+// computed by tools/testdata/make_checksum_vectors.py (not by this code).
+struct KnownAnswerFile {
+  std::string name;
+  uint16_t sum;
+  std::vector<uint8_t> bytes;
+};
+
+std::vector<KnownAnswerFile> ReadKnownAnswerFiles() {
+  constexpr char kDir[] = "testdata/checksum/";
+  std::ifstream sums(std::string(kDir) + "SUMS");
+  std::vector<KnownAnswerFile> files;
+  std::string line;
+  while (std::getline(sums, line)) {
+    if (line.empty() || line[0] == '#') continue;
+    std::istringstream fields(line);
+    KnownAnswerFile f;
+    unsigned sum = 0;
+    fields >> std::hex >> sum >> f.name;
+    f.sum = static_cast<uint16_t>(sum);
+    std::ifstream in(kDir + f.name, std::ios::binary);
+    f.bytes.assign(std::istreambuf_iterator<char>(in),
+                   std::istreambuf_iterator<char>());
+    files.push_back(std::move(f));
+  }
+  return files;
+}
+
+TEST_P(ImplementationTest, KnownAnswerFilesAtSeveralOffsets) {
+  const std::vector<KnownAnswerFile> files = ReadKnownAnswerFiles();
+  ASSERT_GE(files.size(), 5u) << "testdata/checksum/SUMS not found or short";
+  for (const KnownAnswerFile& f : files) {
+    Buffer src(f.bytes.size() + 8);
+    Buffer dst(f.bytes.size() + 8);
+    for (size_t offset : {0, 1, 2, 5}) {
+      std::copy(f.bytes.begin(), f.bytes.end(), src.at(offset));
+      EXPECT_EQ(Sum(src.at(offset), f.bytes.size()), f.sum)
+          << f.name << " offset=" << offset;
+      ASSERT_NO_FATAL_FAILURE(CheckCopySum(
+          dst.at(3 - offset % 3), src.at(offset), f.bytes.size(), 0, 0x11));
+    }
+  }
+}
+
+TEST(ReferenceTest, KnownAnswers) {
+  // The reference must be right on its own, not only agree with the rest.
+  EXPECT_EQ(ReferenceSum(kRfc1071Example, sizeof(kRfc1071Example), 0),
+            kRfc1071ExampleSum);
+  EXPECT_EQ(ReferenceSum(kIpv4Header, sizeof(kIpv4Header), 0), 0xffff);
+  EXPECT_EQ(ReferenceSum(nullptr, 0, 0xabcd), 0xabcd);
+  for (const KnownAnswerFile& f : ReadKnownAnswerFiles()) {
+    EXPECT_EQ(ReferenceSum(f.bytes.data(), f.bytes.size(), 0), f.sum) << f.name;
+  }
 }
 
 // Implementations are named after themselves in test names.
