@@ -1,0 +1,353 @@
+// Copyright 2026 The ipsum Authors. SPDX-License-Identifier: Apache-2.0
+//
+// View and Buffer: the chained-view packet buffer (see buffer.h for the
+// design). Everything here walks the chain of views; only the methods
+// documented as copying touch bytes.
+
+#include "buffer/buffer.h"
+
+#include <cstring>
+#include <iterator>
+#include <new>
+
+#include "checksum/checksum.h"
+
+namespace ipsum::buffer {
+
+using internal::Chunk;
+
+namespace {
+
+// kMaxChunk bounds a chunk's capacity so that size arithmetic cannot wrap;
+// a larger request fails like operator new.
+constexpr size_t kMaxChunk = SIZE_MAX / 4;
+
+// NewChunk returns a chunk of capacity at least `a + b`.
+Chunk* NewChunk(size_t a, size_t b) {
+  if (a > kMaxChunk || b > kMaxChunk) throw std::bad_alloc();
+  return Chunk::New(a + b);
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------------------
+// View
+
+View View::Allocate(size_t size, size_t headroom) {
+  if (size == 0 && headroom == 0) return View();
+  return View(NewChunk(headroom, size), headroom, size);
+}
+
+View View::Copy(std::span<const uint8_t> bytes, size_t headroom) {
+  View v = Allocate(bytes.size(), headroom);
+  if (!bytes.empty()) std::memcpy(v.mutable_data(), bytes.data(), bytes.size());
+  return v;
+}
+
+std::span<uint8_t> View::MutableSpan() {
+  if (chunk_ == nullptr) return {};
+  if (!chunk_->unique()) {
+    *this = Copy(span(), std::min(offset_, kPrependHeadroom));
+  }
+  return {mutable_data(), length_};
+}
+
+// ---------------------------------------------------------------------------
+// Buffer: construction and structure
+
+Buffer Buffer::Copy(std::span<const uint8_t> bytes, size_t headroom) {
+  return Buffer(View::Copy(bytes, headroom));
+}
+
+void Buffer::Append(View v) {
+  if (v.empty()) return;
+  size_ += v.size();
+  if (!views_.empty()) {
+    View& last = views_.back();
+    if (last.chunk_ == v.chunk_ && last.offset_ + last.length_ == v.offset_) {
+      last.length_ += v.length_;
+      return;  // `v` drops its (duplicate) reference.
+    }
+  }
+  views_.push_back(std::move(v));
+}
+
+void Buffer::Prepend(View v) {
+  if (v.empty()) return;
+  size_ += v.size();
+  if (!views_.empty()) {
+    View& first = views_.front();
+    if (first.chunk_ == v.chunk_ && v.offset_ + v.length_ == first.offset_) {
+      first.offset_ = v.offset_;
+      first.length_ += v.length_;
+      return;
+    }
+  }
+  views_.insert(views_.begin(), std::move(v));
+}
+
+void Buffer::Append(Buffer&& other) {
+  if (&other == this) {
+    Append(static_cast<const Buffer&>(other));
+    return;
+  }
+  for (View& v : other.views_) Append(std::move(v));
+  other.Clear();
+}
+
+void Buffer::Append(const Buffer& other) {
+  // Index loop with a fixed count: `other` may be this buffer.
+  const size_t n = other.views_.size();
+  for (size_t i = 0; i < n; ++i) Append(View(other.views_[i]));
+}
+
+void Buffer::Prepend(Buffer&& other) {
+  if (&other == this) {
+    Append(static_cast<const Buffer&>(other));  // Same bytes either way.
+    return;
+  }
+  other.Append(std::move(*this));
+  *this = std::move(other);
+}
+
+void Buffer::Prepend(const Buffer& other) { Prepend(other.Clone()); }
+
+std::span<uint8_t> Buffer::Append(size_t n) {
+  if (n == 0) return {};
+  if (!views_.empty()) {
+    View& last = views_.back();
+    if (last.GrowBack(n)) {
+      size_ += n;
+      return {last.mutable_data() + last.size() - n, n};
+    }
+  }
+  views_.push_back(View::Allocate(n));
+  size_ += n;
+  return {views_.back().mutable_data(), n};
+}
+
+std::span<uint8_t> Buffer::Prepend(size_t n) {
+  if (n == 0) return {};
+  if (!views_.empty() && views_.front().GrowFront(n)) {
+    size_ += n;
+    return {views_.front().mutable_data(), n};
+  }
+  // A new chunk with the bytes at its very end: all the rest is headroom.
+  Chunk* chunk = NewChunk(n, kPrependHeadroom);
+  views_.insert(views_.begin(), View(chunk, chunk->capacity() - n, n));
+  size_ += n;
+  return {views_.front().mutable_data(), n};
+}
+
+void Buffer::Append(std::span<const uint8_t> bytes) {
+  if (bytes.empty()) return;
+  // Append(n) never moves existing bytes, so `bytes` stays valid even if it
+  // points into this buffer.
+  std::span<uint8_t> dst = Append(bytes.size());
+  std::memcpy(dst.data(), bytes.data(), bytes.size());
+}
+
+void Buffer::Prepend(std::span<const uint8_t> bytes) {
+  if (bytes.empty()) return;
+  std::span<uint8_t> dst = Prepend(bytes.size());
+  std::memcpy(dst.data(), bytes.data(), bytes.size());
+}
+
+size_t Buffer::Locate(size_t offset, size_t* in_view) const {
+  size_t i = 0;
+  while (offset >= views_[i].size()) {
+    offset -= views_[i].size();
+    ++i;
+  }
+  *in_view = offset;
+  return i;
+}
+
+bool Buffer::TrimFront(size_t n) {
+  if (n > size_) return false;
+  if (n == size_) {
+    Clear();
+    return true;
+  }
+  size_t in_view;
+  size_t i = Locate(n, &in_view);
+  views_.erase(views_.begin(), views_.begin() + i);
+  views_.front().TrimFront(in_view);
+  size_ -= n;
+  return true;
+}
+
+bool Buffer::Truncate(size_t n) {
+  if (n > size_) return false;
+  if (n == 0) {
+    Clear();
+    return true;
+  }
+  // Keep views up to the one holding byte n - 1.
+  size_t in_view;
+  size_t i = Locate(n - 1, &in_view);
+  views_.erase(views_.begin() + i + 1, views_.end());
+  views_[i].Truncate(in_view + 1);
+  size_ = n;
+  return true;
+}
+
+std::optional<Buffer> Buffer::Split(size_t offset) {
+  std::optional<Buffer> tail;
+  if (offset <= size_) {
+    tail.emplace();
+    SplitInto(offset, *tail);
+  }
+  return tail;
+}
+
+void Buffer::SplitInto(size_t offset, Buffer& tail) {
+  if (offset == size_) return;
+  size_t in_view;
+  size_t i = Locate(offset, &in_view);
+  size_t first_moved = i;
+  if (in_view != 0) {
+    View straddler = views_[i];  // Shares the chunk.
+    straddler.TrimFront(in_view);
+    views_[i].Truncate(in_view);
+    tail.views_.push_back(std::move(straddler));
+    first_moved = i + 1;
+  }
+  for (size_t k = first_moved; k < views_.size(); ++k) {
+    tail.views_.push_back(std::move(views_[k]));
+  }
+  views_.erase(views_.begin() + first_moved, views_.end());
+  tail.size_ = size_ - offset;
+  size_ = offset;
+}
+
+Buffer Buffer::Clone() const {
+  Buffer copy;
+  copy.views_ = views_;  // Each View copy shares its chunk.
+  copy.size_ = size_;
+  return copy;
+}
+
+Buffer Buffer::DeepClone() const {
+  Buffer copy;
+  if (size_ == 0) return copy;
+  View v = View::Allocate(size_);
+  uint8_t* dst = v.mutable_data();
+  for (const View& src : views_) {
+    std::memcpy(dst, src.data(), src.size());
+    dst += src.size();
+  }
+  copy.Append(std::move(v));
+  return copy;
+}
+
+std::vector<uint8_t> Buffer::Flatten() const {
+  std::vector<uint8_t> out(size_);
+  CopyOut(0, out);
+  return out;
+}
+
+// ---------------------------------------------------------------------------
+// Buffer: byte access
+
+size_t Buffer::PullUpIndex(size_t offset, size_t length, size_t* in_view) {
+  size_t first = Locate(offset, in_view);
+  if (*in_view + length <= views_[first].size()) return first;
+  // Merge views [first, last], where `last` holds the range's last byte.
+  size_t need = *in_view + length;
+  size_t merged = 0;
+  size_t last = first;
+  while (true) {
+    merged += views_[last].size();
+    if (merged >= need) break;
+    ++last;
+  }
+  View v = View::Allocate(merged);
+  uint8_t* dst = v.mutable_data();
+  for (size_t k = first; k <= last; ++k) {
+    std::memcpy(dst, views_[k].data(), views_[k].size());
+    dst += views_[k].size();
+  }
+  views_[first] = std::move(v);
+  views_.erase(views_.begin() + first + 1, views_.begin() + last + 1);
+  return first;
+}
+
+std::optional<std::span<const uint8_t>> Buffer::PullUp(size_t offset,
+                                                       size_t length) {
+  if (!InRange(offset, length)) return std::nullopt;
+  if (length == 0) return std::span<const uint8_t>();
+  size_t in_view;
+  size_t i = PullUpIndex(offset, length, &in_view);
+  return std::span<const uint8_t>(views_[i].data() + in_view, length);
+}
+
+std::optional<std::span<uint8_t>> Buffer::PullUpMutable(size_t offset,
+                                                        size_t length) {
+  if (!InRange(offset, length)) return std::nullopt;
+  if (length == 0) return std::span<uint8_t>();
+  size_t in_view;
+  size_t i = PullUpIndex(offset, length, &in_view);
+  return views_[i].MutableSpan().subspan(in_view, length);
+}
+
+bool Buffer::CopyOut(size_t offset, std::span<uint8_t> dst) const {
+  uint8_t* out = dst.data();
+  return SubApply(offset, dst.size(), [&out](std::span<const uint8_t> piece) {
+    std::memcpy(out, piece.data(), piece.size());
+    out += piece.size();
+  });
+}
+
+bool Buffer::CopyIn(size_t offset, std::span<const uint8_t> src) {
+  if (!InRange(offset, src.size())) return false;
+  size_t length = src.size();
+  const uint8_t* in = src.data();
+  for (View& v : views_) {
+    if (length == 0) break;
+    if (offset >= v.size()) {
+      offset -= v.size();
+      continue;
+    }
+    size_t n = std::min(v.size() - offset, length);
+    std::memcpy(v.MutableSpan().data() + offset, in, n);
+    in += n;
+    offset = 0;
+    length -= n;
+  }
+  return true;
+}
+
+std::optional<uint16_t> Buffer::Checksum(size_t offset, size_t length,
+                                         uint16_t initial) const {
+  uint16_t sum = initial;
+  size_t done = 0;  // Bytes summed so far: the parity of the next piece.
+  bool ok = SubApply(offset, length, [&](std::span<const uint8_t> piece) {
+    sum = checksum::CombineAt(sum, checksum::Checksum(piece), done);
+    done += piece.size();
+  });
+  if (!ok) return std::nullopt;
+  return sum;
+}
+
+uint16_t Buffer::ChecksumAll(uint16_t initial) const {
+  return *Checksum(0, size_, initial);
+}
+
+// ---------------------------------------------------------------------------
+// Pool statistics
+
+PoolStats GetPoolStats() {
+  internal::PoolCounters c = internal::ReadPoolCounters();
+  PoolStats s;
+  s.allocated = c.allocated;
+  s.reused = c.reused;
+  s.freed = c.freed;
+  s.live = c.live;
+  s.cached = c.cached;
+  return s;
+}
+
+void ReleaseCachedChunks() { internal::DrainPool(); }
+
+}  // namespace ipsum::buffer

@@ -1,0 +1,473 @@
+// Copyright 2026 The ipsum Authors. SPDX-License-Identifier: Apache-2.0
+//
+// A packet is rarely one contiguous array. Headers are prepended in front of
+// a payload that came from a socket write, a payload is split into segments,
+// a received frame is trimmed layer by layer, a retransmission shares its
+// bytes with the send queue. This package holds such packets without copying
+// them: a Buffer is a chain of Views, each View a window onto a
+// reference-counted, pooled chunk of bytes. The Internet checksum runs over
+// any range of the chain, piece by piece, with no copy.
+//
+// Layering: buffer depends only on checksum; header and tcpip build on it.
+
+#ifndef IPSUM_BUFFER_BUFFER_H_
+#define IPSUM_BUFFER_BUFFER_H_
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <utility>
+#include <vector>
+
+#include "absl/container/inlined_vector.h"
+#include "buffer/internal/chunk.h"
+
+namespace ipsum::buffer {
+
+// kPrependHeadroom is the headroom a chunk allocated by Buffer::Prepend
+// reserves in front of the new bytes, so that the headers of the layers
+// below (Ethernet 14 + IPv6 40 + TCP 60 = 114 bytes) can be prepended into
+// the same chunk without another allocation.
+inline constexpr size_t kPrependHeadroom = 128;
+
+// View is a window (offset, length) onto a reference-counted chunk of bytes.
+// It is a small value type (a pointer and two sizes): copying a View shares
+// the chunk (one atomic increment), moving it transfers the reference, and
+// destroying it drops the reference; the chunk goes back to its pool when the
+// last View on it is gone.
+//
+// A View may read its window at any time. It may write to its chunk only
+// while it holds the chunk's only reference (`!shared()`); MutableSpan makes
+// that so by first copying the window into a fresh chunk (copy-on-write).
+// The bytes of the chunk in front of the window are its headroom and the
+// bytes behind it its tailroom; an unshared View can grow into them.
+//
+// A View is not synchronized: one View object must not be used by two
+// threads at once, but Views sharing a chunk may live in different threads.
+class View {
+ public:
+  // View constructs an empty view that holds no chunk.
+  View() = default;
+
+  // Allocate returns an unshared view of `size` bytes with at least
+  // `headroom` bytes of headroom in front (the chunk is taken from the pool,
+  // so the tailroom is whatever the size class leaves). The bytes are
+  // uninitialized. Cost: one pool allocation, no copy. A size of 0 with no
+  // headroom returns an empty view that holds no chunk.
+  static View Allocate(size_t size, size_t headroom = 0);
+
+  // Copy returns an unshared view holding a copy of `bytes`, with at least
+  // `headroom` bytes of headroom. Cost: one pool allocation and one copy.
+  static View Copy(std::span<const uint8_t> bytes, size_t headroom = 0);
+
+  // View (copy) shares `other`'s chunk; both views are then shared. Cost: one
+  // atomic increment.
+  View(const View& other)
+      : chunk_(other.chunk_), offset_(other.offset_), length_(other.length_) {
+    if (chunk_ != nullptr) chunk_->Ref();
+  }
+
+  // View (move) takes `other`'s reference; `other` is left empty.
+  View(View&& other) noexcept
+      : chunk_(std::exchange(other.chunk_, nullptr)),
+        offset_(std::exchange(other.offset_, 0)),
+        length_(std::exchange(other.length_, 0)) {}
+
+  // operator= (copy) drops this view's reference and shares `other`'s chunk.
+  View& operator=(const View& other) {
+    View copy(other);
+    return *this = std::move(copy);
+  }
+
+  // operator= (move) drops this view's reference and takes `other`'s;
+  // `other` is left empty.
+  View& operator=(View&& other) noexcept {
+    if (this != &other) {
+      if (chunk_ != nullptr) chunk_->Unref();
+      chunk_ = std::exchange(other.chunk_, nullptr);
+      offset_ = std::exchange(other.offset_, 0);
+      length_ = std::exchange(other.length_, 0);
+    }
+    return *this;
+  }
+
+  // ~View drops the reference; the last one returns the chunk to the pool.
+  ~View() {
+    if (chunk_ != nullptr) chunk_->Unref();
+  }
+
+  // size returns the length of the window in bytes.
+  size_t size() const { return length_; }
+
+  // empty reports whether the window is empty.
+  bool empty() const { return length_ == 0; }
+
+  // data returns the first byte of the window (null for a view with no
+  // chunk). Valid while this view holds its chunk.
+  const uint8_t* data() const {
+    return chunk_ == nullptr ? nullptr : chunk_->data() + offset_;
+  }
+
+  // span returns the window as read-only bytes. Valid while this view holds
+  // its chunk (until it is destroyed, assigned or written through).
+  std::span<const uint8_t> span() const { return {data(), length_}; }
+
+  // shared reports whether another View (in any thread) holds the same
+  // chunk, in which case writes go through a copy.
+  bool shared() const { return chunk_ != nullptr && !chunk_->unique(); }
+
+  // SharesChunkWith reports whether `other` is a window onto the same chunk.
+  bool SharesChunkWith(const View& other) const {
+    return chunk_ != nullptr && chunk_ == other.chunk_;
+  }
+
+  // headroom returns the number of chunk bytes in front of the window.
+  size_t headroom() const { return offset_; }
+
+  // tailroom returns the number of chunk bytes behind the window.
+  size_t tailroom() const {
+    return chunk_ == nullptr ? 0 : chunk_->capacity() - offset_ - length_;
+  }
+
+  // MutableSpan returns the window as writable bytes. If the chunk is shared
+  // it first copies the window (and up to kPrependHeadroom bytes of headroom
+  // space, uninitialized) into a fresh chunk and drops the shared one, so
+  // other views never see the writes (copy-on-write). Cost: none when
+  // unshared, otherwise one allocation and a copy of size() bytes. The span
+  // is valid until this view is next modified.
+  std::span<uint8_t> MutableSpan();
+
+  // TrimFront removes the first `n` bytes from the window (they become
+  // headroom) and returns true; if `n > size()` it returns false and leaves
+  // the view unchanged. O(1).
+  bool TrimFront(size_t n) {
+    if (n > length_) return false;
+    offset_ += n;
+    length_ -= n;
+    return true;
+  }
+
+  // Truncate keeps the first `n` bytes of the window (the rest become
+  // tailroom) and returns true; if `n > size()` it returns false and leaves
+  // the view unchanged. O(1).
+  bool Truncate(size_t n) {
+    if (n > length_) return false;
+    length_ = n;
+    return true;
+  }
+
+  // GrowFront extends the window `n` bytes into its headroom and returns
+  // true, if the view is unshared and has that much headroom; otherwise it
+  // returns false and leaves the view unchanged. The new bytes hold whatever
+  // the chunk held there. O(1).
+  bool GrowFront(size_t n) {
+    if (n > offset_ || shared()) return false;
+    offset_ -= n;
+    length_ += n;
+    return true;
+  }
+
+  // GrowBack extends the window `n` bytes into its tailroom and returns true,
+  // if the view is unshared and has that much tailroom; otherwise it returns
+  // false and leaves the view unchanged. O(1).
+  bool GrowBack(size_t n) {
+    if (n > tailroom() || shared()) return false;
+    length_ += n;
+    return true;
+  }
+
+ private:
+  friend class Buffer;
+
+  View(internal::Chunk* chunk, size_t offset, size_t length)
+      : chunk_(chunk), offset_(offset), length_(length) {}
+
+  // mutable_data returns the window's first byte for writing. Only for a
+  // view known to be unshared.
+  uint8_t* mutable_data() { return chunk_->data() + offset_; }
+
+  internal::Chunk* chunk_ = nullptr;
+  size_t offset_ = 0;
+  size_t length_ = 0;
+};
+
+// Buffer is a packet: an ordered chain of Views whose windows, concatenated,
+// are its bytes.
+//
+// Design. The chain is a small inline vector of Views (four live inside the
+// Buffer; more spill to the heap), so a packet of a few fragments costs no
+// allocation besides its chunks. Every structural operation (append,
+// prepend, trim, truncate, split, clone, merge) moves or copies Views, never
+// bytes, and costs O(1) or O(number of views); only DeepClone, PullUp,
+// CopyIn/CopyOut, Flatten and the byte-appending forms of Append/Prepend copy
+// bytes, and each says so. Like Seastar's `net::packet`, a chunk may have
+// headroom in front of its window: `Prepend(n)` writes a header into the
+// first view's headroom when its chunk is unshared, and otherwise allocates a
+// chunk with kPrependHeadroom bytes of headroom so the next layer's header
+// fits in front of this one. Like gVisor's `buffer.Buffer`, chunks are
+// reference counted, pooled by size class, and copy-on-write: Clone and
+// Split share chunks, and a write through a shared chunk (CopyIn,
+// PullUpMutable, View::MutableSpan) first copies the affected view.
+//
+//   chunk:   [ headroom | window of view 0 | tailroom ]
+//   chunk:               [ window of view 1 ]  ...
+//   Buffer:  view 0 bytes ++ view 1 bytes ++ ...  = size() bytes
+//
+// Invariants: no view in the chain is empty, and two neighbouring views that
+// are adjacent windows of the same chunk are merged into one.
+//
+// Errors. A range that does not lie inside the buffer is ordinary input on
+// a data path, not a broken invariant: every method taking an offset or a
+// length reports it with a `false` or `std::nullopt` result (one kind of
+// error only, so no error enum), leaves the buffer unchanged, and never
+// reads or writes outside it.
+//
+// Thread safety: like std::vector, one Buffer must not be modified by one
+// thread while another uses it; different Buffers sharing chunks (clones,
+// split halves) may be used and destroyed freely in different threads.
+class Buffer {
+ public:
+  // Buffer constructs an empty buffer.
+  Buffer() = default;
+
+  // Buffer takes (when moved in) or shares (when copied in) view `v`.
+  explicit Buffer(View v) { Append(std::move(v)); }
+
+  // Copy returns a buffer holding a copy of `bytes` in one chunk with at
+  // least `headroom` bytes of headroom for headers prepended later. Cost:
+  // one allocation and one copy.
+  static Buffer Copy(std::span<const uint8_t> bytes, size_t headroom = 0);
+
+  // Buffer (move) takes `other`'s views; `other` is left empty. O(views):
+  // views stored inline are moved one by one.
+  Buffer(Buffer&& other) noexcept
+      : views_(std::move(other.views_)), size_(std::exchange(other.size_, 0)) {
+    other.views_.clear();
+  }
+
+  // operator= (move) drops this buffer's views and takes `other`'s; `other`
+  // is left empty.
+  Buffer& operator=(Buffer&& other) noexcept {
+    if (this != &other) {
+      views_ = std::move(other.views_);
+      other.views_.clear();
+      size_ = std::exchange(other.size_, 0);
+    }
+    return *this;
+  }
+
+  // Copying is explicit: Clone shares the chunks, DeepClone copies bytes.
+  Buffer(const Buffer&) = delete;
+  Buffer& operator=(const Buffer&) = delete;
+
+  // size returns the number of bytes in the buffer. O(1).
+  size_t size() const { return size_; }
+
+  // empty reports whether the buffer holds no bytes. O(1).
+  bool empty() const { return size_ == 0; }
+
+  // view_count returns the number of views in the chain. O(1).
+  size_t view_count() const { return views_.size(); }
+
+  // views returns the chain, first view first; every view is non-empty.
+  // Valid until the buffer is next modified.
+  std::span<const View> views() const { return {views_.data(), views_.size()}; }
+
+  // begin and end iterate over the views of the chain.
+  const View* begin() const { return views_.data(); }
+  const View* end() const { return views_.data() + views_.size(); }
+
+  // Clear drops every view. O(views).
+  void Clear() {
+    views_.clear();
+    size_ = 0;
+  }
+
+  // Append adds view `v` at the end: the buffer takes the reference if `v`
+  // is moved in, or shares the chunk if it is copied. An empty view is
+  // dropped; a view adjacent to the last one in the same chunk is merged
+  // into it. O(1) amortized, no byte copied.
+  void Append(View v);
+
+  // Append adds `other`'s views at the end and leaves `other` empty: the
+  // references move, no chunk is shared anew. O(other's views), no byte
+  // copied. Appending a buffer to itself doubles it (sharing its chunks).
+  void Append(Buffer&& other);
+
+  // Append adds views sharing `other`'s chunks at the end; both buffers then
+  // see the same (copy-on-write) chunks. O(other's views), no byte copied.
+  void Append(const Buffer& other);
+
+  // Append copies `bytes` to the end of the buffer, into the last view's
+  // tailroom when its chunk is unshared and has room, otherwise into a new
+  // chunk. `bytes` may point into this buffer. Cost: one copy, at most one
+  // allocation.
+  void Append(std::span<const uint8_t> bytes);
+
+  // Append grows the buffer by `n` bytes at the end and returns them for
+  // writing (uninitialized), in the last view's tailroom when its chunk is
+  // unshared and has room, otherwise in a new chunk. The span is valid until
+  // the buffer is next modified. Cost: no copy, at most one allocation.
+  std::span<uint8_t> Append(size_t n);
+
+  // Prepend adds view `v` at the front (taken if moved in, shared if copied
+  // in). An empty view is dropped; a view adjacent to the first one in the
+  // same chunk is merged into it. O(views), no byte copied.
+  void Prepend(View v);
+
+  // Prepend adds `other`'s views at the front and leaves `other` empty.
+  // O(views of both), no byte copied.
+  void Prepend(Buffer&& other);
+
+  // Prepend adds views sharing `other`'s chunks at the front. O(views of
+  // both), no byte copied.
+  void Prepend(const Buffer& other);
+
+  // Prepend copies `bytes` in front of the buffer, as Prepend(n) then a copy.
+  // `bytes` may point into this buffer. Cost: one copy, at most one
+  // allocation.
+  void Prepend(std::span<const uint8_t> bytes);
+
+  // Prepend grows the buffer by `n` bytes at the front and returns them for
+  // writing (uninitialized): in the first view's headroom when its chunk is
+  // unshared and has room (O(1), no allocation), otherwise at the end of a
+  // new chunk that keeps at least kPrependHeadroom bytes of headroom in front
+  // (one allocation, O(views)). The span is valid until the buffer is next
+  // modified.
+  std::span<uint8_t> Prepend(size_t n);
+
+  // TrimFront removes the first `n` bytes and returns true; the views that
+  // held them are dropped or shortened. If `n > size()` it returns false and
+  // leaves the buffer unchanged. O(views), no byte copied.
+  bool TrimFront(size_t n);
+
+  // Truncate keeps the first `n` bytes and returns true; if `n > size()` it
+  // returns false and leaves the buffer unchanged. O(views), no byte copied.
+  bool Truncate(size_t n);
+
+  // Split keeps bytes [0, offset) in this buffer and returns a buffer
+  // holding bytes [offset, size()); a view straddling `offset` becomes two
+  // views sharing its chunk. Returns nullopt, leaving the buffer unchanged,
+  // if `offset > size()`. O(views), no byte copied.
+  std::optional<Buffer> Split(size_t offset);
+
+  // Clone returns a buffer sharing all of this buffer's chunks (both then
+  // copy-on-write). O(views), no byte copied.
+  Buffer Clone() const;
+
+  // DeepClone returns a buffer holding a copy of the bytes in one new,
+  // unshared chunk. Cost: one allocation and one copy of size() bytes.
+  Buffer DeepClone() const;
+
+  // PullUp returns bytes [offset, offset + length) as one contiguous,
+  // read-only span. If the range already lies inside one view, nothing is
+  // copied; otherwise the views the range touches (and only those) are
+  // replaced by one new view holding their bytes (one allocation, a copy of
+  // those views). The span stays valid until the buffer is next modified.
+  // Returns nullopt, leaving the buffer unchanged, if the range is not
+  // inside the buffer. A zero length returns an empty span.
+  std::optional<std::span<const uint8_t>> PullUp(size_t offset, size_t length);
+
+  // PullUpMutable is PullUp for writing: it also makes the view holding the
+  // range unshared, copying it first if its chunk is shared (copy-on-write).
+  std::optional<std::span<uint8_t>> PullUpMutable(size_t offset, size_t length);
+
+  // SubApply calls `fn(std::span<const uint8_t>)` with each contiguous,
+  // non-empty piece of bytes [offset, offset + length), in order, and
+  // returns true; if the range is not inside the buffer it calls nothing and
+  // returns false. `fn` must not modify the buffer. O(views), no copy.
+  template <typename Fn>
+  bool SubApply(size_t offset, size_t length, Fn&& fn) const {
+    if (!InRange(offset, length)) return false;
+    for (const View& v : views_) {
+      if (length == 0) break;
+      if (offset >= v.size()) {
+        offset -= v.size();
+        continue;
+      }
+      size_t n = std::min(v.size() - offset, length);
+      fn(std::span<const uint8_t>(v.data() + offset, n));
+      offset = 0;
+      length -= n;
+    }
+    return true;
+  }
+
+  // CopyOut copies bytes [offset, offset + dst.size()) into `dst` and
+  // returns true; if the range is not inside the buffer it copies nothing
+  // and returns false. Cost: one copy.
+  bool CopyOut(size_t offset, std::span<uint8_t> dst) const;
+
+  // CopyIn overwrites bytes [offset, offset + src.size()) with `src` and
+  // returns true; each view it writes to is first made unshared (copying
+  // that view if its chunk is shared, so clones keep the old bytes). If the
+  // range is not inside the buffer it writes nothing and returns false.
+  // `src` must not overlap the buffer's bytes. Cost: one copy, plus one per
+  // shared view touched.
+  bool CopyIn(size_t offset, std::span<const uint8_t> src);
+
+  // Checksum returns the Internet checksum (checksum::Checksum: folded, not
+  // complemented) of bytes [offset, offset + length) added to `initial`, or
+  // nullopt if the range is not inside the buffer. Each contiguous piece is
+  // summed by checksum::Checksum and the pieces are joined with
+  // checksum::CombineAt, so views of any length and alignment give the sum
+  // of the concatenated bytes. O(views) plus the sums, no copy, no
+  // allocation.
+  std::optional<uint16_t> Checksum(size_t offset, size_t length,
+                                   uint16_t initial = 0) const;
+
+  // ChecksumAll returns the Internet checksum of the whole buffer added to
+  // `initial`: Checksum(0, size(), initial), which cannot fail.
+  uint16_t ChecksumAll(uint16_t initial = 0) const;
+
+  // Flatten returns a copy of the bytes in one vector. Cost: one allocation
+  // and one copy; for tests and slow paths.
+  std::vector<uint8_t> Flatten() const;
+
+ private:
+  // InRange reports whether [offset, offset + length) lies in the buffer.
+  bool InRange(size_t offset, size_t length) const {
+    return offset <= size_ && length <= size_ - offset;
+  }
+
+  // Locate returns the index of the view holding byte `offset` (which must
+  // be < size()) and sets `*in_view` to the byte's offset in that view.
+  size_t Locate(size_t offset, size_t* in_view) const;
+
+  // SplitInto moves bytes [offset, size()) (offset <= size()) to the empty
+  // buffer `tail`.
+  void SplitInto(size_t offset, Buffer& tail);
+
+  // PullUpIndex makes [offset, offset + length) (inside the buffer, length
+  // > 0) contiguous and returns the index of the view holding it, setting
+  // `*in_view` to the range's offset in that view.
+  size_t PullUpIndex(size_t offset, size_t length, size_t* in_view);
+
+  absl::InlinedVector<View, 4> views_;
+  size_t size_ = 0;
+};
+
+// PoolStats are the chunk pool's running totals, summed over size classes.
+// `live` counts chunks held by views anywhere; it returns to its previous
+// value when every view taken since is gone.
+struct PoolStats {
+  uint64_t allocated = 0;  // Chunks obtained from the allocator.
+  uint64_t reused = 0;     // Chunks handed out again from a free list.
+  uint64_t freed = 0;      // Chunks returned to the allocator.
+  uint64_t live = 0;       // Chunks held by views now.
+  uint64_t cached = 0;     // Chunks waiting on the free lists now.
+};
+
+// GetPoolStats returns a snapshot of the chunk pool's counters. It takes
+// each size class's lock in turn; for monitoring and tests.
+PoolStats GetPoolStats();
+
+// ReleaseCachedChunks returns every chunk cached on the free lists to the
+// allocator (for memory pressure, and tests).
+void ReleaseCachedChunks();
+
+}  // namespace ipsum::buffer
+
+#endif  // IPSUM_BUFFER_BUFFER_H_
