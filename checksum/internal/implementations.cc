@@ -13,13 +13,13 @@
 #include "checksum/internal/portable.h"
 
 // Fast-path headers, one per instruction set, go here, each under the guard
-// of the architecture its target is built for:
-// #if defined(__x86_64__)
-// #include "checksum/internal/x86_....h"
-// #endif
-// #if defined(__aarch64__)
-// #include "checksum/internal/arm64_neon.h"
-// #endif
+// of the architecture its target is built for.
+#if defined(__x86_64__)
+#include "checksum/internal/x86.h"
+#endif
+#if defined(__aarch64__)
+#include "checksum/internal/arm64_neon.h"
+#endif
 
 namespace ipsum::checksum::internal {
 
@@ -31,10 +31,14 @@ std::span<const Implementation> CompiledImplementations() {
   static const Implementation kTable[] = {
     kPortable,  // First, always: the fallback.
 #if defined(__x86_64__)
-  // x86-64 fast paths.
+    // x86-64 fast paths.
+    kX86Sse2,
+    kX86Adx,
+    kX86Avx2,
 #endif
 #if defined(__aarch64__)
-  // AArch64 fast paths.
+    // AArch64 fast paths.
+    kArm64Neon,
 #endif
   };
   return kTable;

@@ -1,0 +1,28 @@
+// Copyright 2026 The ipsum Authors. SPDX-License-Identifier: Apache-2.0
+//
+// The x86-64 AVX2 path (256-bit vectors): its two kernels, defined in
+// x86_avx2.cc, the only file built with this instruction set's flags (-mavx2).
+// Calling them on a CPU without the instructions is undefined: go through
+// kX86Avx2 (x86.h), whose supported() is compiled without ISA flags. Declared
+// on x86-64 only.
+
+#ifndef IPSUM_CHECKSUM_INTERNAL_X86_AVX2_H_
+#define IPSUM_CHECKSUM_INTERNAL_X86_AVX2_H_
+
+#include <cstddef>
+#include <cstdint>
+
+namespace ipsum::checksum::internal {
+
+#if defined(__x86_64__)
+// X86Avx2Sum is a SumFn (impl.h).
+uint16_t X86Avx2Sum(const uint8_t* data, size_t len, uint16_t initial);
+
+// X86Avx2CopySum is a CopySumFn (impl.h).
+uint16_t X86Avx2CopySum(uint8_t* dst, const uint8_t* src, size_t len,
+                        uint16_t initial);
+#endif
+
+}  // namespace ipsum::checksum::internal
+
+#endif  // IPSUM_CHECKSUM_INTERNAL_X86_AVX2_H_
