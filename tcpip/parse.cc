@@ -59,6 +59,22 @@ ParsedPacket Fail(ParsedPacket p, ParseError e, std::string_view reason) {
   return p;
 }
 
+// Input is what a parse reads: `bytes`, the first bytes of a packet of
+// `total` bytes (equal to bytes.size() unless the caller parses a prefix).
+struct Input {
+  std::span<const uint8_t> bytes;
+  size_t total;
+};
+
+// Cut reports a header that runs past the bytes present: truncated when
+// those are the whole packet, unsupported when only the parsed prefix ends.
+ParsedPacket Cut(ParsedPacket p, const Input& in, std::string_view reason) {
+  if (in.total > in.bytes.size()) {
+    return Fail(p, ParseError::kUnsupported, "headers longer than the prefix");
+  }
+  return Fail(p, ParseError::kTruncated, reason);
+}
+
 bool IsExtensionHeader(uint8_t next) {
   switch (next) {
     case kHopByHop:
@@ -76,21 +92,19 @@ bool IsExtensionHeader(uint8_t next) {
 }
 
 // SetLengths fills ip_length and what follows from it, given that the
-// datagram starts at p.network_offset of a span of `size` bytes.
-void SetLengths(ParsedPacket& p, size_t size, size_t ip_length) {
-  size_t present = size - p.network_offset;
+// datagram starts at p.network_offset of a packet of `total` bytes.
+void SetLengths(ParsedPacket& p, size_t total, size_t ip_length) {
+  size_t present = total - p.network_offset;
   p.ip_length = ip_length;
   p.captured_ip_bytes = std::min(present, ip_length);
   p.trailing_bytes = present - p.captured_ip_bytes;
   p.truncated = present < ip_length;
 }
 
-ParsedPacket ParseIPv4(ParsedPacket p, std::span<const uint8_t> bytes) {
-  std::span<const uint8_t> h = bytes.subspan(p.network_offset);
+ParsedPacket ParseIPv4(ParsedPacket p, const Input& in) {
+  std::span<const uint8_t> h = in.bytes.subspan(p.network_offset);
   p.network = NetworkProtocol::kIPv4;
-  if (h.size() < kIPv4MinSize) {
-    return Fail(p, ParseError::kTruncated, "IPv4 header truncated");
-  }
+  if (h.size() < kIPv4MinSize) return Cut(p, in, "IPv4 header truncated");
   size_t ihl = size_t{h[0] & 0x0fu} * 4;
   if (ihl < kIPv4MinSize) {
     return Fail(p, ParseError::kMalformed, "IPv4 IHL below 5");
@@ -102,10 +116,8 @@ ParsedPacket ParseIPv4(ParsedPacket p, std::span<const uint8_t> bytes) {
     return Fail(p, ParseError::kMalformed,
                 "IPv4 total length below header length");
   }
-  SetLengths(p, bytes.size(), total);
-  if (h.size() < ihl) {
-    return Fail(p, ParseError::kTruncated, "IPv4 options truncated");
-  }
+  SetLengths(p, in.total, total);
+  if (h.size() < ihl) return Cut(p, in, "IPv4 options truncated");
   p.network_header_length = ihl;
   uint16_t frag = LoadBig16(h.data() + kIPv4FlagsFragmentOffset);
   p.fragment_offset = static_cast<uint32_t>(frag & kIPv4FragmentOffsetMask) * 8;
@@ -120,12 +132,10 @@ ParsedPacket ParseIPv4(ParsedPacket p, std::span<const uint8_t> bytes) {
   return p;
 }
 
-ParsedPacket ParseIPv6(ParsedPacket p, std::span<const uint8_t> bytes) {
-  std::span<const uint8_t> h = bytes.subspan(p.network_offset);
+ParsedPacket ParseIPv6(ParsedPacket p, const Input& in) {
+  std::span<const uint8_t> h = in.bytes.subspan(p.network_offset);
   p.network = NetworkProtocol::kIPv6;
-  if (h.size() < kIPv6Size) {
-    return Fail(p, ParseError::kTruncated, "IPv6 header truncated");
-  }
+  if (h.size() < kIPv6Size) return Cut(p, in, "IPv6 header truncated");
   size_t payload_length = LoadBig16(h.data() + kIPv6PayloadLengthOffset);
   uint8_t next = h[kIPv6NextHeaderOffset];
   // RFC 2675 section 2: a jumbogram has Payload Length 0 and a Jumbo
@@ -134,8 +144,8 @@ ParsedPacket ParseIPv6(ParsedPacket p, std::span<const uint8_t> bytes) {
     return Fail(p, ParseError::kUnsupported, "IPv6 jumbogram");
   }
   size_t ip_length = kIPv6Size + payload_length;
-  SetLengths(p, bytes.size(), ip_length);
-  size_t present = h.size();  // Bytes from the IPv6 header on.
+  SetLengths(p, in.total, ip_length);
+  size_t present = h.size();  // Bytes readable from the IPv6 header on.
   size_t offset = kIPv6Size;  // From the IPv6 header.
   p.network_header_length = kIPv6Size;
   while (IsExtensionHeader(next)) {
@@ -156,7 +166,7 @@ ParsedPacket ParseIPv6(ParsedPacket p, std::span<const uint8_t> bytes) {
                   "IPv6 extension header past payload length");
     }
     if (present - offset < 2) {
-      return Fail(p, ParseError::kTruncated, "IPv6 extension header truncated");
+      return Cut(p, in, "IPv6 extension header truncated");
     }
     size_t length;
     if (next == kFragment) {
@@ -175,7 +185,7 @@ ParsedPacket ParseIPv6(ParsedPacket p, std::span<const uint8_t> bytes) {
                   "IPv6 extension header past payload length");
     }
     if (present - offset < length) {
-      return Fail(p, ParseError::kTruncated, "IPv6 extension header truncated");
+      return Cut(p, in, "IPv6 extension header truncated");
     }
     const uint8_t* e = h.data() + offset;
     uint8_t this_header = next;
@@ -210,13 +220,13 @@ ParsedPacket ParseIPv6(ParsedPacket p, std::span<const uint8_t> bytes) {
 
 // ParseNetwork continues into the IP layer at p.network_offset; the
 // version nibble chooses, and must match `expected` unless that is kNone.
-ParsedPacket ParseNetwork(ParsedPacket p, std::span<const uint8_t> bytes,
+ParsedPacket ParseNetwork(ParsedPacket p, const Input& in,
                           NetworkProtocol expected) {
-  if (p.network_offset >= bytes.size()) {
+  if (p.network_offset >= in.bytes.size()) {
     p.network = expected;
-    return Fail(p, ParseError::kTruncated, "IP header truncated");
+    return Cut(p, in, "IP header truncated");
   }
-  uint8_t version = bytes[p.network_offset] >> 4;
+  uint8_t version = in.bytes[p.network_offset] >> 4;
   if (version != 4 && version != 6) {
     p.network = expected;
     return Fail(p, ParseError::kMalformed, "IP version is not 4 or 6");
@@ -227,16 +237,15 @@ ParsedPacket ParseNetwork(ParsedPacket p, std::span<const uint8_t> bytes,
     return Fail(p, ParseError::kMalformed,
                 "IP version does not match the EtherType");
   }
-  return version == 4 ? ParseIPv4(p, bytes) : ParseIPv6(p, bytes);
+  return version == 4 ? ParseIPv4(p, in) : ParseIPv6(p, in);
 }
 
-}  // namespace
-
-ParsedPacket ParseEthernet(std::span<const uint8_t> frame) {
+ParsedPacket DoParseEthernet(const Input& in) {
+  std::span<const uint8_t> frame = in.bytes;
   ParsedPacket p;
   p.has_ethernet = true;
   if (frame.size() < kEthernetSize) {
-    return Fail(p, ParseError::kTruncated, "Ethernet header truncated");
+    return Cut(p, in, "Ethernet header truncated");
   }
   size_t offset = kEtherTypeOffset;
   uint16_t type = LoadBig16(frame.data() + offset);
@@ -247,7 +256,7 @@ ParsedPacket ParseEthernet(std::span<const uint8_t> frame) {
       return Fail(p, ParseError::kUnsupported, "more than two VLAN tags");
     }
     if (frame.size() - offset < kVlanTagSize + 2) {
-      return Fail(p, ParseError::kTruncated, "VLAN tag truncated");
+      return Cut(p, in, "VLAN tag truncated");
     }
     p.vlan_tpid[p.vlan_count] = type;
     p.vlan_tci[p.vlan_count] = LoadBig16(frame.data() + offset + 2);
@@ -259,17 +268,36 @@ ParsedPacket ParseEthernet(std::span<const uint8_t> frame) {
   p.link_header_length = offset + 2;
   p.network_offset = p.link_header_length;
   if (type == kEtherTypeIPv4) {
-    return ParseNetwork(p, frame, NetworkProtocol::kIPv4);
+    return ParseNetwork(p, in, NetworkProtocol::kIPv4);
   }
   if (type == kEtherTypeIPv6) {
-    return ParseNetwork(p, frame, NetworkProtocol::kIPv6);
+    return ParseNetwork(p, in, NetworkProtocol::kIPv6);
   }
   p.network_offset = 0;
   return p;
 }
 
+}  // namespace
+
+ParsedPacket ParseEthernet(std::span<const uint8_t> frame) {
+  return DoParseEthernet(Input{frame, frame.size()});
+}
+
 ParsedPacket ParseIP(std::span<const uint8_t> packet) {
-  return ParseNetwork(ParsedPacket{}, packet, NetworkProtocol::kNone);
+  return ParseNetwork(ParsedPacket{}, Input{packet, packet.size()},
+                      NetworkProtocol::kNone);
+}
+
+ParsedPacket ParseEthernetPrefix(std::span<const uint8_t> prefix,
+                                 size_t frame_size) {
+  return DoParseEthernet(Input{prefix, std::max(frame_size, prefix.size())});
+}
+
+ParsedPacket ParseIPPrefix(std::span<const uint8_t> prefix,
+                           size_t packet_size) {
+  return ParseNetwork(ParsedPacket{},
+                      Input{prefix, std::max(packet_size, prefix.size())},
+                      NetworkProtocol::kNone);
 }
 
 }  // namespace ipsum::tcpip

@@ -185,6 +185,19 @@ ParsedPacket ParseEthernet(std::span<const uint8_t> frame);
 // comes from the first nibble, 4 or 6.
 ParsedPacket ParseIP(std::span<const uint8_t> packet);
 
+// ParseEthernetPrefix is ParseEthernet for a frame of `frame_size` bytes of
+// which `prefix` holds only the first (the pulled-up head of a chained
+// packet): lengths are judged against `frame_size`, and a header that runs
+// past `prefix` but not past `frame_size` is kUnsupported ("headers longer
+// than the prefix") rather than kTruncated. A `frame_size` below
+// prefix.size() is taken as prefix.size().
+ParsedPacket ParseEthernetPrefix(std::span<const uint8_t> prefix,
+                                 size_t frame_size);
+
+// ParseIPPrefix is ParseIP for the first bytes, `prefix`, of a datagram
+// whose bytes present number `packet_size`, as ParseEthernetPrefix.
+ParsedPacket ParseIPPrefix(std::span<const uint8_t> prefix, size_t packet_size);
+
 }  // namespace ipsum::tcpip
 
 #endif  // IPSUM_TCPIP_PARSE_H_

@@ -419,6 +419,28 @@ TEST(ParseIP, ToStringNames) {
   EXPECT_EQ(ToString(ParseError::kUnsupported), "unsupported");
 }
 
+TEST(ParsePrefix, LengthsComeFromTheWholePacket) {
+  Bytes f = Cat({EthernetHeader(0x0800), IPv4Header(1500, 6), Zeros(1480)});
+  ParsedPacket p = ParseEthernetPrefix(std::span(f).first(64), f.size());
+  ASSERT_TRUE(p.ok()) << p.reason;
+  EXPECT_FALSE(p.truncated);
+  EXPECT_EQ(p.captured_ip_bytes, 1500u);
+  EXPECT_EQ(p.transport_offset, 34u);
+  // The whole packet is 100 bytes: cut by the capture.
+  ParsedPacket cut = ParseEthernetPrefix(std::span(f).first(64), 100);
+  ASSERT_TRUE(cut.ok());
+  EXPECT_TRUE(cut.truncated);
+  EXPECT_EQ(cut.captured_ip_bytes, 86u);
+  // A header longer than the prefix is not the packet's fault.
+  ParsedPacket long_header =
+      ParseEthernetPrefix(std::span(f).first(30), f.size());
+  EXPECT_EQ(long_header.error, ParseError::kUnsupported);
+  ParsedPacket ip = ParseIPPrefix(std::span(f).subspan(14, 20), 1500);
+  ASSERT_TRUE(ip.ok());
+  EXPECT_FALSE(ip.truncated);
+  EXPECT_EQ(ip.transport_length, 1480u);
+}
+
 // Every prefix of a valid frame parses without reading past it, and an
 // offset it reports never exceeds the bytes it was given.
 TEST(Parse, EveryPrefixStaysInBounds) {
