@@ -114,20 +114,25 @@ class ImplementationTest : public testing::TestWithParam<Implementation> {
   // and that the source is unchanged.
   void CheckCopySum(uint8_t* dst, const uint8_t* src, size_t len,
                     uint16_t initial, uint8_t guard) {
+    // Cheap checks (memcmp, one assertion each): this runs 70,000 times per
+    // implementation, under QEMU too.
     constexpr size_t kGuard = Buffer::kSlack;
+    uint8_t guards[kGuard];
+    std::memset(guards, guard, kGuard);
     std::memset(dst - kGuard, guard, len + 2 * kGuard);
     const std::vector<uint8_t> before(src, src + len);
     ASSERT_EQ(GetParam().copy_sum(dst, src, len, initial),
               ReferenceSum(src, len, initial))
         << "len=" << len << " initial=" << initial;
-    ASSERT_EQ(std::memcmp(dst, src, len), 0) << "len=" << len;
-    ASSERT_TRUE(std::equal(before.begin(), before.end(), src))
-        << "source modified, len=" << len;
-    for (size_t i = 0; i < kGuard; ++i) {
-      ASSERT_EQ(dst[-1 - static_cast<ptrdiff_t>(i)], guard)
-          << "wrote before dst, len=" << len;
-      ASSERT_EQ(dst[len + i], guard) << "wrote past dst, len=" << len;
+    if (len > 0) {
+      ASSERT_EQ(std::memcmp(dst, src, len), 0) << "len=" << len;
+      ASSERT_EQ(std::memcmp(before.data(), src, len), 0)
+          << "source modified, len=" << len;
     }
+    ASSERT_EQ(std::memcmp(dst - kGuard, guards, kGuard), 0)
+        << "wrote before dst, len=" << len;
+    ASSERT_EQ(std::memcmp(dst + len, guards, kGuard), 0)
+        << "wrote past dst, len=" << len;
   }
 };
 
