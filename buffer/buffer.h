@@ -410,11 +410,14 @@ class Buffer {
 
   // Checksum returns the Internet checksum (checksum::Checksum: folded, not
   // complemented) of bytes [offset, offset + length) added to `initial`, or
-  // nullopt if the range is not inside the buffer. Each contiguous piece is
-  // summed by checksum::Checksum and the pieces are joined with
-  // checksum::CombineAt, so views of any length and alignment give the sum
-  // of the concatenated bytes. O(views) plus the sums, no copy, no
-  // allocation.
+  // nullopt if the range is not inside the buffer (std::optional rather
+  // than an error enum: "out of range" is the only failure, and the data
+  // path must not allocate a Status). Each contiguous piece is summed by
+  // one checksum::Checksum call: a piece at an even position of the range
+  // continues the running sum, one at an odd position is joined with
+  // checksum::CombineAt (byte-swapped), so views of any length and alignment
+  // give the sum of the concatenated bytes. O(views) plus the sums, no
+  // copy, no allocation.
   std::optional<uint16_t> Checksum(size_t offset, size_t length,
                                    uint16_t initial = 0) const;
 
@@ -435,6 +438,11 @@ class Buffer {
   // Locate returns the index of the view holding byte `offset` (which must
   // be < size()) and sets `*in_view` to the byte's offset in that view.
   size_t Locate(size_t offset, size_t* in_view) const;
+
+  // SumFrom returns `sum` plus the checksum of `length` bytes (inside the
+  // buffer) starting at byte `offset` of view `index`.
+  uint16_t SumFrom(size_t index, size_t offset, size_t length,
+                   uint16_t sum) const;
 
   // SplitInto moves bytes [offset, size()) (offset <= size()) to the empty
   // buffer `tail`.

@@ -4,12 +4,14 @@
 // and the pool that recycles chunks by size class. Not API: only //buffer may
 // depend on it; users see chunks through buffer::View and buffer::Buffer.
 //
-// A chunk is one allocation: a small header (reference count, capacity, size
-// class, free-list link) followed by `capacity()` bytes. Capacities are the
-// power-of-two size classes 64 B ... 64 KiB; a request larger than 64 KiB
-// gets a chunk of exactly that size, allocated and freed directly. Each class
-// keeps a bounded free list behind its own mutex, so steady-state traffic
-// recycles chunks without calling the allocator.
+// A chunk is one allocation: a 64-byte header (reference count, capacity,
+// size class, free-list link) followed by `capacity()` bytes, which start on
+// a cache-line (64-byte) boundary, the alignment the wide checksum loops
+// like best. Capacities are the power-of-two size classes 64 B ... 64 KiB; a
+// request larger than 64 KiB gets a chunk of exactly that size, allocated
+// and freed directly. Each class keeps a bounded free list behind its own
+// mutex, so steady-state traffic recycles chunks without calling the
+// allocator.
 //
 // The reference count is atomic: views on the same chunk may live in
 // different threads. A view that finds the count at 1 owns the chunk alone
@@ -45,7 +47,7 @@ constexpr int SizeClassFor(size_t n) {
 // Chunk is a reference-counted block of bytes. Create it with New (reference
 // count 1); every Ref is matched by an Unref, and the last Unref returns the
 // chunk to its pool (or to the allocator).
-class alignas(16) Chunk {
+class alignas(64) Chunk {
  public:
   // New returns a chunk of capacity at least `min_capacity` with a reference
   // count of 1. Its bytes are uninitialized. Never returns null (allocation
@@ -96,7 +98,7 @@ class alignas(16) Chunk {
   Chunk* next_free_ = nullptr;  // Free-list link, guarded by the class mutex.
 };
 
-static_assert(sizeof(Chunk) % 16 == 0);
+static_assert(sizeof(Chunk) == 64);
 
 // PoolCounters are the pool's running totals; see buffer::PoolStats.
 struct PoolCounters {
