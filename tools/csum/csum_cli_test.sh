@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
 # Copyright 2026 The ipsum Authors. SPDX-License-Identifier: Apache-2.0
 #
-# The csum command line: output format, exit codes and error messages.
+# The csum command line: output formats, exit codes and error messages of
+# sum, verify, fix, --cpu and the default job.
 set -uo pipefail
 csum=$1
 dir=testdata/checksum
+caps=testdata/captures
+tmp=${TEST_TMPDIR:-$(mktemp -d)}
 fail=0
 check() {  # check NAME CONDITION...
   local name=$1; shift
@@ -24,20 +27,95 @@ got=$("$csum" sum - < "$dir/rfc1071-example.bin")
 check "sum - reads stdin" test "${got%% *}" = ddf2
 
 # errors: a missing file is reported, the others still summed, exit 2.
-out=$("$csum" sum "$dir/rfc1071-example.bin" /nonexistent/x 2>err); rc=$?
+out=$("$csum" sum "$dir/rfc1071-example.bin" /nonexistent/x 2>"$tmp/err"); rc=$?
 check "missing file exits 2" test "$rc" -eq 2
-check "missing file named on stderr" grep -q '/nonexistent/x' err
+check "missing file named on stderr" grep -q '/nonexistent/x' "$tmp/err"
 check "other files still summed" test "${out%% *}" = ddf2
 
-"$csum" >/dev/null 2>err; rc=$?
-check "no command exits 2" test "$rc" -eq 2
-check "no command prints usage" grep -q '^usage: csum' err
-"$csum" frobnicate 2>err; rc=$?
+"$csum" frobnicate 2>"$tmp/err"; rc=$?
 check "unknown command exits 2" test "$rc" -eq 2
-check "unknown command named" grep -q "unknown command 'frobnicate'" err
-"$csum" sum 2>err; rc=$?
+check "unknown command named" grep -q "unknown command 'frobnicate'" "$tmp/err"
+"$csum" sum 2>"$tmp/err"; rc=$?
 check "sum without files exits 2" test "$rc" -eq 2
-"$csum" help >out; rc=$?
+"$csum" help >"$tmp/out"; rc=$?
 check "help exits 0" test "$rc" -eq 0
+check "help prints usage" grep -q '^usage: csum' "$tmp/out"
+
+# --cpu: the implementation report names the one sum uses.
+impl=$("$csum" sum "$dir/empty.bin" | awk '{print $2}')
+"$csum" --cpu >"$tmp/cpu"; rc=$?
+check "--cpu exits 0" test "$rc" -eq 0
+check "--cpu names the implementation in use" grep -q "$impl" "$tmp/cpu"
+
+# verify --format=tsv prints exactly the ground truth of each capture.
+for cap in "$caps"/*.pcap "$caps"/*.pcapng; do
+  "$csum" verify --format=tsv "$cap" >"$tmp/tsv" 2>/dev/null; rc=$?
+  check "verify $cap exits 1 (deliberate bad checksums)" test "$rc" -eq 1
+  check "verify $cap matches its ground truth" cmp -s "$tmp/tsv" "${cap%.*}.tsv"
+done
+
+# --format=json: the same records, one object per line, null for empty.
+"$csum" verify --format=json "$caps/ethernet.pcap" >"$tmp/json" 2>/dev/null
+check "json has a line per tsv record" test "$(wc -l <"$tmp/json")" -eq \
+  "$(($(wc -l <"$caps/ethernet.tsv") - 1))"
+check "json records" grep -q '^{"frame":1,"layer":"ipv4","verdict":"good","stored":"0x[0-9a-f]\{4\}","computed":"0x[0-9a-f]\{4\}","csum_off":24}$' "$tmp/json"
+check "json nulls" grep -q '"verdict":"unverified","stored":null,"computed":null,"csum_off":null}$' "$tmp/json"
+
+# Several captures: a file column, and a summary per capture plus a total.
+"$csum" verify --format=tsv "$caps/raw.pcap" "$caps/loop.pcap" >"$tmp/two" 2>/dev/null
+check "several captures add a file column" test "$(head -1 "$tmp/two" | cut -f1)" = file
+check "file column holds the path" grep -q "^$caps/loop.pcap	1	" "$tmp/two"
+"$csum" verify "$caps/raw.pcap" "$caps/loop.pcap" >"$tmp/sum"
+check "summary per capture" test "$(grep -c '^  total' "$tmp/sum")" -eq 3
+check "summary names link type" grep -q "^$caps/raw.pcap: pcap, raw, 9 packets" "$tmp/sum"
+
+# fix, then verify: no bad checksum left, exit 0; pcap differs only in the
+# fixed bytes (capture_test checks which bytes).
+"$csum" fix "$caps/ethernet.pcap" "$tmp/fixed.pcap" >"$tmp/fix"; rc=$?
+check "fix exits 0" test "$rc" -eq 0
+check "fix reports what it did" grep -q 'fixed 10 checksums' "$tmp/fix"
+"$csum" verify "$tmp/fixed.pcap" >"$tmp/v"; rc=$?
+check "verify after fix exits 0" test "$rc" -eq 0
+check "same size after fix" test "$(stat -L -c %s "$caps/ethernet.pcap")" -eq \
+  "$(stat -L -c %s "$tmp/fixed.pcap")"
+check "fix changes at most the 20 checksum bytes" test "$(cmp -l "$caps/ethernet.pcap" "$tmp/fixed.pcap" | wc -l)" -le 20
+"$csum" fix "$caps/ethernet-pcapng.pcapng" "$tmp/fixed-ng.pcap" >/dev/null; rc=$?
+check "fix pcapng exits 0" test "$rc" -eq 0
+"$csum" verify "$tmp/fixed-ng.pcap" >/dev/null; rc=$?
+check "fixed pcapng verifies" test "$rc" -eq 0
+"$csum" fix "$caps/raw.pcap" 2>"$tmp/err"; rc=$?
+check "fix needs two arguments" test "$rc" -eq 2
+
+# Broken inputs: exit 2, a message with the file and byte offset, and the
+# other files still processed.
+head -c 300 "$caps/ethernet.pcap" >"$tmp/cut.pcap"
+echo "not a capture" >"$tmp/text.pcap"
+"$csum" verify "$tmp/cut.pcap" /nonexistent.pcap "$tmp/text.pcap" \
+  "$caps/raw.pcap" >"$tmp/out" 2>"$tmp/err"; rc=$?
+check "broken inputs exit 2" test "$rc" -eq 2
+check "truncated file named with its offset" \
+  grep -q "^csum: $tmp/cut.pcap: .*truncated.*(record [0-9]*, at byte offset [0-9]*)" "$tmp/err"
+check "missing file named" grep -q '^csum: /nonexistent.pcap: ' "$tmp/err"
+check "foreign file named" grep -q "^csum: $tmp/text.pcap: not a capture" "$tmp/err"
+check "good file still verified" grep -q "^$caps/raw.pcap: pcap, raw" "$tmp/out"
+check "records before the cut summarised" grep -q "^$tmp/cut.pcap: pcap, ethernet" "$tmp/out"
+"$csum" verify --frobnicate "$caps/raw.pcap" 2>/dev/null; rc=$?
+check "unknown verify option exits 2" test "$rc" -eq 2
+"$csum" fix "$tmp/cut.pcap" "$tmp/cut-fixed.pcap" 2>"$tmp/err"; rc=$?
+check "fix of a truncated file exits 2" test "$rc" -eq 2
+
+# A clean capture exits 0.
+"$csum" verify "$tmp/fixed.pcap" "$tmp/fixed-ng.pcap" >/dev/null; rc=$?
+check "all good exits 0" test "$rc" -eq 0
+
+# Progress is silent when stderr is not a terminal.
+"$csum" verify "$caps/ethernet.pcap" >/dev/null 2>"$tmp/err"
+check "no progress on a non-terminal" test ! -s "$tmp/err"
+
+# The default job: the bundled captures, summarised and held against their
+# ground truth (found through the runfiles here).
+(cd "$tmp" && "$OLDPWD/$csum") >"$tmp/default" 2>&1; rc=$?
+check "default job exits 0" test "$rc" -eq 0
+check "default job matches ground truth" grep -q '^ground truth: 9 of 9 captures' "$tmp/default"
 
 exit $fail

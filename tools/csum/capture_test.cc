@@ -1,0 +1,259 @@
+// Copyright 2026 The ipsum Authors. SPDX-License-Identifier: Apache-2.0
+//
+// VerifyCapture and FixCapture on the bundled captures and on broken files:
+// every capture gives exactly its ground truth; a fixed capture has no bad
+// checksum left and differs from its input only in the bytes of the fields
+// that were bad (pcap) or only there and in its container (pcapng, written
+// as pcap); truncated, foreign and lying files are errors that name the file
+// and the byte offset, and are never read out of bounds.
+
+#include "tools/csum/capture.h"
+
+#include <dirent.h>
+#include <pcap/pcap.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "checksum/endian.h"
+#include "gtest/gtest.h"
+#include "tools/csum/report.h"
+#include "tools/csum/verify.h"
+
+namespace ipsum::csum {
+namespace {
+
+const std::string kDir = "testdata/captures/";
+
+std::string TmpPath(const std::string& name) {
+  const char* tmp = std::getenv("TEST_TMPDIR");
+  return std::string(tmp ? tmp : "/tmp") + "/" + name;
+}
+
+std::string ReadFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+void WriteFile(const std::string& path, const std::string& bytes) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out << bytes;
+}
+
+std::vector<std::string> Captures() {
+  std::vector<std::string> names;
+  DIR* d = opendir(kDir.c_str());
+  if (d == nullptr) return names;
+  while (dirent* e = readdir(d)) {
+    std::string n = e->d_name;
+    if (n.ends_with(".pcap") || n.ends_with(".pcapng")) names.push_back(n);
+  }
+  closedir(d);
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+std::string Tsv(const std::string& path, CaptureReport* report = nullptr) {
+  std::string out(kTsvHeader);
+  CaptureReport r = VerifyCapture(
+      path,
+      [&](uint64_t frame, const FrameCheck& check) {
+        for (const FieldCheck& f : check.checks()) AppendTsv(out, "", frame, f);
+      },
+      false);
+  EXPECT_TRUE(r.status.ok()) << r.status;
+  if (report) *report = r;
+  return out;
+}
+
+TEST(VerifyCapture, EveryBundledCaptureMatchesItsGroundTruth) {
+  std::vector<std::string> names = Captures();
+  ASSERT_GE(names.size(), 9u);
+  std::set<uint32_t> linktypes;
+  for (const std::string& name : names) {
+    const std::string path = kDir + name;
+    CaptureReport r;
+    std::string got = Tsv(path, &r);
+    linktypes.insert(r.linktype);
+    std::string truth =
+        ReadFile(kDir + name.substr(0, name.rfind('.')) + ".tsv");
+    EXPECT_EQ(got, truth) << name;
+  }
+  // Every link type csum decodes is covered.
+  EXPECT_EQ(linktypes,
+            (std::set<uint32_t>{0, 1, 101, 108, 113, 228, 229, 276}));
+}
+
+// Packet is one record as libpcap returns it, and where its data sits in
+// the file.
+struct Packet {
+  pcap_pkthdr header;
+  std::string data;
+  long data_offset;
+};
+
+std::vector<Packet> ReadPackets(const std::string& path) {
+  char err[PCAP_ERRBUF_SIZE];
+  pcap_t* p = pcap_open_offline_with_tstamp_precision(
+      path.c_str(), PCAP_TSTAMP_PRECISION_NANO, err);
+  EXPECT_NE(p, nullptr) << err;
+  std::vector<Packet> out;
+  if (p == nullptr) return out;
+  pcap_pkthdr* h;
+  const u_char* d;
+  while (pcap_next_ex(p, &h, &d) == 1) {
+    out.push_back({*h, std::string(reinterpret_cast<const char*>(d), h->caplen),
+                   std::ftell(pcap_file(p)) - static_cast<long>(h->caplen)});
+  }
+  pcap_close(p);
+  return out;
+}
+
+TEST(FixCapture, FixesEveryBadChecksumAndChangesNothingElse) {
+  for (const std::string& name : Captures()) {
+    SCOPED_TRACE(name);
+    const std::string in = kDir + name;
+    const std::string out = TmpPath("fixed-" + name + ".pcap");
+    CaptureReport before = VerifyCapture(in, nullptr, false);
+    absl::StatusOr<FixReport> fixed = FixCapture(in, out);
+    ASSERT_TRUE(fixed.ok()) << fixed.status();
+    EXPECT_EQ(fixed->fields, before.tally.Count(Verdict::kBad));
+    EXPECT_GT(fixed->fields, 0u);
+
+    CaptureReport after = VerifyCapture(out, nullptr, false);
+    ASSERT_TRUE(after.status.ok()) << after.status;
+    EXPECT_EQ(after.linktype, before.linktype);
+    EXPECT_EQ(after.tally.packets, before.tally.packets);
+    EXPECT_EQ(after.tally.Count(Verdict::kBad), 0u);
+    EXPECT_EQ(
+        after.tally.Count(Verdict::kGood),
+        before.tally.Count(Verdict::kGood) + before.tally.Count(Verdict::kBad));
+    EXPECT_EQ(after.tally.Count(Verdict::kUnverified),
+              before.tally.Count(Verdict::kUnverified));
+    EXPECT_EQ(after.tally.Count(Verdict::kNone),
+              before.tally.Count(Verdict::kNone));
+
+    // Packet by packet: same time, lengths and bytes, except the fields
+    // that were bad, which now hold the computed value.
+    std::vector<Packet> a = ReadPackets(in), b = ReadPackets(out);
+    ASSERT_EQ(a.size(), b.size());
+    std::set<long> allowed;  // file offsets of bad fields' bytes (pcap)
+    for (size_t i = 0; i < a.size(); ++i) {
+      EXPECT_EQ(a[i].header.ts.tv_sec, b[i].header.ts.tv_sec);
+      EXPECT_EQ(a[i].header.ts.tv_usec, b[i].header.ts.tv_usec);
+      EXPECT_EQ(a[i].header.caplen, b[i].header.caplen);
+      EXPECT_EQ(a[i].header.len, b[i].header.len);
+      std::string expect = a[i].data;
+      FrameCheck c =
+          CheckFrame(before.linktype,
+                     std::span<const uint8_t>(
+                         reinterpret_cast<const uint8_t*>(a[i].data.data()),
+                         a[i].data.size()));
+      for (const FieldCheck& f : c.checks()) {
+        if (f.verdict != Verdict::kBad) continue;
+        StoreBig16(expect.data() + f.offset, f.computed);
+        allowed.insert(a[i].data_offset + static_cast<long>(f.offset));
+        allowed.insert(a[i].data_offset + static_cast<long>(f.offset) + 1);
+      }
+      EXPECT_EQ(b[i].data, expect) << "packet " << i + 1;
+    }
+    if (before.format == CaptureFormat::kPcap) {
+      // Byte-identical but for the checksum bytes.
+      std::string x = ReadFile(in), y = ReadFile(out);
+      ASSERT_EQ(x.size(), y.size());
+      for (size_t i = 0; i < x.size(); ++i) {
+        if (x[i] != y[i]) {
+          EXPECT_TRUE(allowed.count(static_cast<long>(i))) << "byte " << i;
+        }
+      }
+    }
+  }
+}
+
+TEST(FixCapture, RefusesToOverwriteItsInput) {
+  const std::string copy = TmpPath("self.pcap");
+  WriteFile(copy, ReadFile(kDir + "raw.pcap"));
+  absl::StatusOr<FixReport> r = FixCapture(copy, copy);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(ReadFile(copy), ReadFile(kDir + "raw.pcap"));
+}
+
+// ExpectError checks that verifying and fixing `path` fail with `code`, a
+// message naming the file and holding `want`.
+void ExpectError(const std::string& path, absl::StatusCode code,
+                 const std::string& want) {
+  CaptureReport r = VerifyCapture(path, nullptr, false);
+  EXPECT_EQ(r.status.code(), code) << r.status;
+  EXPECT_NE(r.status.message().find(path), std::string::npos) << r.status;
+  EXPECT_NE(r.status.message().find(want), std::string::npos) << r.status;
+  absl::StatusOr<FixReport> f = FixCapture(path, TmpPath("broken-out.pcap"));
+  EXPECT_FALSE(f.ok());
+}
+
+TEST(VerifyCapture, TruncatedRecordNamesTheRecordAndItsOffset) {
+  std::vector<Packet> packets = ReadPackets(kDir + "ethernet.pcap");
+  ASSERT_GT(packets.size(), 3u);
+  const std::string whole = ReadFile(kDir + "ethernet.pcap");
+  // Cut inside the data of record 3; its header starts 16 bytes before its
+  // data.
+  const long record3 = packets[2].data_offset - 16;
+  const std::string path = TmpPath("cut-data.pcap");
+  WriteFile(path, whole.substr(0, packets[2].data_offset + 5));
+  ExpectError(path, absl::StatusCode::kDataLoss,
+              "record 3, at byte offset " + std::to_string(record3));
+  CaptureReport r = VerifyCapture(path, nullptr, false);
+  EXPECT_EQ(r.tally.packets, 2u);  // the records before still count
+
+  const std::string header_cut = TmpPath("cut-header.pcap");
+  WriteFile(header_cut, whole.substr(0, record3 + 7));
+  ExpectError(header_cut, absl::StatusCode::kDataLoss,
+              "at byte offset " + std::to_string(record3));
+}
+
+TEST(VerifyCapture, ForeignEmptyAndShortFilesAreRefused) {
+  const std::string text = TmpPath("notes.pcap");
+  WriteFile(text, "this is not a capture, it is a text file\n");
+  ExpectError(text, absl::StatusCode::kInvalidArgument, "not a capture");
+  const std::string empty = TmpPath("empty.pcap");
+  WriteFile(empty, "");
+  ExpectError(empty, absl::StatusCode::kInvalidArgument, "not a capture");
+  const std::string short_header = TmpPath("short.pcap");
+  WriteFile(short_header, ReadFile(kDir + "raw.pcap").substr(0, 10));
+  ExpectError(short_header, absl::StatusCode::kInvalidArgument,
+              "not a capture");
+  const std::string pcapng_cut = TmpPath("cut.pcapng");
+  WriteFile(pcapng_cut,
+            ReadFile(kDir + "ethernet-pcapng.pcapng").substr(0, 200));
+  ExpectError(pcapng_cut, absl::StatusCode::kDataLoss, "byte offset");
+}
+
+TEST(VerifyCapture, LyingRecordLengthIsAnError) {
+  // A record whose captured length claims 2 GB: libpcap refuses it, and no
+  // byte past the file is read.
+  std::string bytes = ReadFile(kDir + "raw.pcap");
+  ASSERT_GT(bytes.size(), 40u);
+  bytes[24 + 8] = bytes[24 + 9] = bytes[24 + 10] = '\xff';
+  bytes[24 + 11] = '\x7f';  // little-endian caplen 0x7fffffff
+  const std::string path = TmpPath("lying.pcap");
+  WriteFile(path, bytes);
+  ExpectError(path, absl::StatusCode::kDataLoss, "record 1, at byte offset 24");
+}
+
+TEST(VerifyCapture, MissingFileAndDirectory) {
+  CaptureReport r = VerifyCapture("/nonexistent/x.pcap", nullptr, false);
+  EXPECT_EQ(r.status.code(), absl::StatusCode::kNotFound);
+  EXPECT_NE(r.status.message().find("/nonexistent/x.pcap"), std::string::npos);
+  r = VerifyCapture("testdata/captures", nullptr, false);
+  EXPECT_EQ(r.status.code(), absl::StatusCode::kFailedPrecondition);
+}
+
+}  // namespace
+}  // namespace ipsum::csum

@@ -1,0 +1,889 @@
+// Copyright 2026 The ipsum Authors. SPDX-License-Identifier: Apache-2.0
+//
+// make_captures writes the test captures of `csum verify` and `csum fix` to
+// a directory (testdata/captures), each with its ground truth: NAME.tsv, the
+// exact output `csum verify --format=tsv NAME.pcap` must give.
+//
+//   bazel run //tools/csum:make_captures -- $PWD/testdata/captures
+//
+// The packets are built with header's encoders, and their checksums with
+// header's checksum functions; the ground truth comes from what this program
+// did to each packet (which field it corrupted, where it cut the capture,
+// which datagram it fragmented), not from csum's verifier. pcap files are
+// written by libpcap (pcap_dump); the one pcapng file is written here,
+// because libpcap writes no pcapng (the format is a few fixed blocks).
+//
+// Everything is deterministic: same program, same bytes.
+
+#include <pcap/pcap.h>
+
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "checksum/checksum.h"
+#include "checksum/endian.h"
+#include "header/address.h"
+#include "header/checksum.h"
+#include "header/ethernet.h"
+#include "header/icmpv4.h"
+#include "header/icmpv6.h"
+#include "header/ipv4.h"
+#include "header/ipv6.h"
+#include "header/protocol.h"
+#include "header/tcp.h"
+#include "header/udp.h"
+
+namespace ipsum::csum {
+namespace {
+
+using Bytes = std::vector<uint8_t>;
+
+void Check(bool ok, const char* what) {
+  if (!ok) {
+    std::fprintf(stderr, "make_captures: %s\n", what);
+    std::exit(1);
+  }
+}
+
+void CheckOk(header::Error e, const char* what) {
+  Check(e == header::Error::kOk, what);
+}
+
+// Payload returns `n` deterministic pseudo-random bytes.
+Bytes Payload(size_t n, uint32_t seed) {
+  Bytes b(n);
+  uint32_t x = seed * 2654435761u + 12345;
+  for (auto& c : b) {
+    x = x * 1103515245u + 12345;
+    c = static_cast<uint8_t>(x >> 16);
+  }
+  return b;
+}
+
+Bytes Concat(const Bytes& a, const Bytes& b) {
+  Bytes r = a;
+  r.insert(r.end(), b.begin(), b.end());
+  return r;
+}
+
+const header::IPv4Address kSrc4 = header::IPv4Address::FromHost(0xc0000201);
+const header::IPv4Address kDst4 = header::IPv4Address::FromHost(0xc6336402);
+
+header::IPv6Address V6(uint16_t last) {
+  header::IPv6Address a;
+  a.bytes = {0x20,
+             0x01,
+             0x0d,
+             0xb8,
+             0,
+             0,
+             0,
+             0,
+             0,
+             0,
+             0,
+             0,
+             0,
+             0,
+             static_cast<uint8_t>(last >> 8),
+             static_cast<uint8_t>(last)};
+  return a;
+}
+const header::IPv6Address kSrc6 = V6(1);
+const header::IPv6Address kDst6 = V6(2);
+
+// ---------------------------------------------------------------------------
+// Transport messages, checksum field zero until Seal.
+
+enum class Proto { kTCP, kUDP, kICMPv4, kICMPv6, kOther };
+
+struct Transport {
+  Proto proto = Proto::kTCP;
+  Bytes bytes;
+};
+
+uint8_t ProtocolNumber(Proto p) {
+  switch (p) {
+    case Proto::kTCP:
+      return header::kProtocolTCP;
+    case Proto::kUDP:
+      return header::kProtocolUDP;
+    case Proto::kICMPv4:
+      return header::kProtocolICMPv4;
+    case Proto::kICMPv6:
+      return header::kProtocolICMPv6;
+    case Proto::kOther:
+      return 47;  // GRE: no checksum csum judges
+  }
+  return 0;
+}
+
+size_t ChecksumOffset(Proto p) {
+  switch (p) {
+    case Proto::kTCP:
+      return header::TCP::kChecksumOffset;
+    case Proto::kUDP:
+      return header::UDP::kChecksumOffset;
+    case Proto::kICMPv4:
+    case Proto::kICMPv6:
+      return 2;
+    case Proto::kOther:
+      break;
+  }
+  return 0;
+}
+
+const char* LayerOf(Proto p) {
+  switch (p) {
+    case Proto::kTCP:
+      return "tcp";
+    case Proto::kUDP:
+      return "udp";
+    case Proto::kICMPv4:
+      return "icmpv4";
+    case Proto::kICMPv6:
+      return "icmpv6";
+    case Proto::kOther:
+      break;
+  }
+  return "";
+}
+
+Transport TCP(size_t payload, uint32_t seed) {
+  header::TCPFields f;
+  f.source_port = 40000 + seed;
+  f.destination_port = 443;
+  f.seq = 1000 * seed;
+  f.ack = 77;
+  f.flags = 0x18;  // PSH ACK
+  f.window = 65535;
+  Bytes b(header::TCP::kMinSize);
+  CheckOk(header::TCP::Encode(f, b), "TCP encode");
+  return {Proto::kTCP, Concat(b, Payload(payload, seed))};
+}
+
+Transport UDP(size_t payload, uint32_t seed) {
+  header::UDPFields f;
+  f.source_port = 5353;
+  f.destination_port = 53000 + seed;
+  f.length = static_cast<uint16_t>(header::UDP::kSize + payload);
+  Bytes b(header::UDP::kSize);
+  CheckOk(header::UDP::Encode(f, b), "UDP encode");
+  return {Proto::kUDP, Concat(b, Payload(payload, seed))};
+}
+
+Transport ICMPv4Echo(size_t payload, uint32_t seed, uint8_t type = 8) {
+  header::ICMPv4Fields f;
+  f.type = type;
+  f.ident = static_cast<uint16_t>(seed);
+  f.sequence = static_cast<uint16_t>(seed * 3);
+  Bytes b(header::ICMPv4::kMinSize);
+  CheckOk(header::ICMPv4::Encode(f, b), "ICMPv4 encode");
+  return {Proto::kICMPv4, Concat(b, Payload(payload, seed))};
+}
+
+Transport ICMPv6Echo(size_t payload, uint32_t seed) {
+  header::ICMPv6Fields f;
+  f.type = 128;
+  f.ident = static_cast<uint16_t>(seed);
+  f.sequence = static_cast<uint16_t>(seed * 5);
+  Bytes b(header::ICMPv6::kMinSize);
+  CheckOk(header::ICMPv6::Encode(f, b), "ICMPv6 encode");
+  return {Proto::kICMPv6, Concat(b, Payload(payload, seed))};
+}
+
+// TransportChecksum returns the value the transport's checksum field must
+// hold: the complement of the sum of the pseudo-header (`pseudo`, 0 for
+// ICMPv4) and the message with its checksum field zero. Summed here from a
+// zeroed copy rather than by subtracting the stored field, so that a message
+// whose bytes are all zero gets ~0 = 0xffff.
+uint16_t ComplementOfSum(const Transport& t, uint16_t pseudo) {
+  Bytes copy = t.bytes;
+  StoreBig16(copy.data() + ChecksumOffset(t.proto), 0);
+  return static_cast<uint16_t>(~checksum::Checksum(copy, pseudo));
+}
+
+uint16_t TransportChecksum(const Transport& t, uint16_t pseudo) {
+  uint16_t c = ComplementOfSum(t, pseudo);
+  if (t.proto == Proto::kUDP && c == 0) c = 0xffff;  // RFC 768
+  return c;
+}
+
+// MakeSumAllOnes rewrites the payload word at `at` (even) so that the
+// checksum computed from scratch is 0x0000: the covered bytes then sum to
+// 0xffff with the field zero.
+void MakeSumAllOnes(Transport& t, size_t at, uint16_t pseudo) {
+  StoreBig16(t.bytes.data() + at, 0);
+  StoreBig16(t.bytes.data() + at, ComplementOfSum(t, pseudo));
+  Check(ComplementOfSum(t, pseudo) == 0, "negative zero construction");
+}
+
+// ---------------------------------------------------------------------------
+// IP datagrams.
+
+// Datagram is one IP datagram as sent, and where its checksum fields are.
+struct Datagram {
+  Bytes bytes;
+  bool v4 = true;
+  // ip_header_length is IHL * 4 (v4) or 40 plus the extension headers (v6).
+  size_t ip_header_length = 0;
+  uint16_t ip_correct = 0;
+  // The transport header, when this datagram carries it.
+  bool has_transport_header = false;
+  Proto proto = Proto::kOther;
+  uint16_t tp_correct = 0;
+  // judgeable is false for a fragment.
+  bool fragment = false;
+  // declared_length is the IP length field's value (v6: 40 + payload
+  // length); more than bytes.size() for a lying length.
+  size_t declared_length = 0;
+};
+
+struct V4Options {
+  Bytes options;
+  // final_destination is the address the pseudo-header carries when a
+  // source route is not used up.
+  std::optional<header::IPv4Address> final_destination;
+  // extra_length is added to Total Length (a lying length).
+  size_t extra_length = 0;
+};
+
+Bytes IPv4Header(size_t payload_length, uint8_t protocol, const V4Options& o,
+                 bool more_fragments = false, uint32_t fragment_offset = 0,
+                 uint16_t id = 0x1234) {
+  header::IPv4Fields f;
+  f.total_length =
+      static_cast<uint16_t>(20 + ((o.options.size() + 3) & ~size_t{3}) +
+                            payload_length + o.extra_length);
+  f.id = id;
+  f.dont_fragment = !more_fragments && fragment_offset == 0;
+  f.more_fragments = more_fragments;
+  f.fragment_offset = fragment_offset;
+  f.ttl = 64;
+  f.protocol = protocol;
+  f.source = kSrc4;
+  f.destination = kDst4;
+  f.options = o.options;
+  Bytes b(header::IPv4::HeaderSize(f));
+  CheckOk(header::IPv4::Encode(f, b), "IPv4 encode");
+  return b;
+}
+
+uint16_t V4Pseudo(const Transport& t, const V4Options& o) {
+  if (t.proto == Proto::kICMPv4) return 0;
+  return header::PseudoHeaderSum(kSrc4, o.final_destination.value_or(kDst4),
+                                 ProtocolNumber(t.proto),
+                                 static_cast<uint16_t>(t.bytes.size()));
+}
+
+// SealV4 fills in the transport checksum.
+uint16_t Seal(Transport& t, uint16_t pseudo) {
+  uint16_t c = t.proto == Proto::kOther ? 0 : TransportChecksum(t, pseudo);
+  if (t.proto != Proto::kOther) {
+    StoreBig16(t.bytes.data() + ChecksumOffset(t.proto), c);
+  }
+  return c;
+}
+
+Datagram V4(Transport t, const V4Options& o = {}) {
+  Datagram d;
+  d.tp_correct = Seal(t, V4Pseudo(t, o));
+  Bytes ip = IPv4Header(t.bytes.size(), ProtocolNumber(t.proto), o);
+  d.ip_header_length = ip.size();
+  d.ip_correct = LoadBig16(ip.data() + 10);
+  d.bytes = Concat(ip, t.bytes);
+  d.declared_length = d.bytes.size() + o.extra_length;
+  d.has_transport_header = t.proto != Proto::kOther;
+  d.proto = t.proto;
+  return d;
+}
+
+// V4Fragments splits `t` (sealed over the whole) into two fragments, the
+// first carrying `first` bytes of it (a multiple of 8).
+std::vector<Datagram> V4Fragments(Transport t, size_t first) {
+  V4Options o;
+  uint16_t correct = Seal(t, V4Pseudo(t, o));
+  std::vector<Datagram> out;
+  for (int i = 0; i < 2; ++i) {
+    size_t start = i == 0 ? 0 : first;
+    size_t end = i == 0 ? first : t.bytes.size();
+    Bytes piece(t.bytes.begin() + start, t.bytes.begin() + end);
+    Bytes ip = IPv4Header(piece.size(), ProtocolNumber(t.proto), o, i == 0,
+                          static_cast<uint32_t>(start), 0x4242);
+    Datagram d;
+    d.ip_header_length = ip.size();
+    d.ip_correct = LoadBig16(ip.data() + 10);
+    d.bytes = Concat(ip, piece);
+    d.declared_length = d.bytes.size();
+    d.has_transport_header = i == 0;
+    d.proto = t.proto;
+    d.tp_correct = correct;
+    d.fragment = true;
+    out.push_back(d);
+  }
+  return out;
+}
+
+// An IPv6 extension header of 8 bytes holding one PadN option (Hop-by-Hop
+// or Destination Options, RFC 8200 sections 4.3 and 4.6).
+Bytes PadOptionsHeader(uint8_t next) { return {next, 0, 1, 4, 0, 0, 0, 0}; }
+
+// A Segment Routing Header (RFC 8754) with two segments; Segment List[0]
+// is the final destination.
+Bytes SegmentRoutingHeader(uint8_t next, const header::IPv6Address& final_dst,
+                           const header::IPv6Address& current) {
+  Bytes b = {next, 4, 4, 1, 1, 0, 0, 0};
+  b.insert(b.end(), final_dst.bytes.begin(), final_dst.bytes.end());
+  b.insert(b.end(), current.bytes.begin(), current.bytes.end());
+  return b;
+}
+
+struct V6Options {
+  // extension is the extension header chain, built by the caller, whose
+  // first header's type is first_type; its last header names the
+  // transport.
+  Bytes extension;
+  uint8_t first_type = 0;
+  header::IPv6Address destination = kDst6;
+  header::IPv6Address final_destination = kDst6;
+};
+
+Bytes IPv6Header(size_t payload_length, uint8_t next_header,
+                 const header::IPv6Address& dst) {
+  header::IPv6Fields f;
+  f.payload_length = static_cast<uint16_t>(payload_length);
+  f.next_header = next_header;
+  f.hop_limit = 64;
+  f.source = kSrc6;
+  f.destination = dst;
+  Bytes b(header::IPv6::kSize);
+  CheckOk(header::IPv6::Encode(f, b), "IPv6 encode");
+  return b;
+}
+
+uint16_t V6Pseudo(const Transport& t, const header::IPv6Address& dst) {
+  return header::PseudoHeaderSum(kSrc6, dst, ProtocolNumber(t.proto),
+                                 static_cast<uint32_t>(t.bytes.size()));
+}
+
+Datagram V6(Transport t, const V6Options& o = {}) {
+  Datagram d;
+  d.v4 = false;
+  d.tp_correct = Seal(t, V6Pseudo(t, o.final_destination));
+  uint8_t next = o.extension.empty() ? ProtocolNumber(t.proto) : o.first_type;
+  Bytes ip =
+      IPv6Header(o.extension.size() + t.bytes.size(), next, o.destination);
+  ip = Concat(ip, o.extension);
+  d.ip_header_length = ip.size();
+  d.bytes = Concat(ip, t.bytes);
+  d.declared_length = d.bytes.size();
+  d.has_transport_header = t.proto != Proto::kOther;
+  d.proto = t.proto;
+  return d;
+}
+
+std::vector<Datagram> V6Fragments(Transport t, size_t first) {
+  uint16_t correct = Seal(t, V6Pseudo(t, kDst6));
+  std::vector<Datagram> out;
+  for (int i = 0; i < 2; ++i) {
+    size_t start = i == 0 ? 0 : first;
+    size_t end = i == 0 ? first : t.bytes.size();
+    Bytes piece(t.bytes.begin() + start, t.bytes.begin() + end);
+    Bytes frag(header::IPv6::kFragmentHeaderSize);
+    CheckOk(header::IPv6::EncodeFragmentHeader(ProtocolNumber(t.proto),
+                                               static_cast<uint32_t>(start),
+                                               i == 0, 0xabcdef, frag),
+            "fragment header");
+    Bytes ip = IPv6Header(frag.size() + piece.size(), header::kProtocolFragment,
+                          kDst6);
+    ip = Concat(ip, frag);
+    Datagram d;
+    d.v4 = false;
+    d.ip_header_length = ip.size();
+    d.bytes = Concat(ip, piece);
+    d.declared_length = d.bytes.size();
+    d.has_transport_header = i == 0;
+    d.proto = t.proto;
+    d.tp_correct = correct;
+    d.fragment = true;
+    out.push_back(d);
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------
+// Frames and their ground truth.
+
+struct Expect {
+  std::string layer;
+  std::string verdict;
+  std::optional<uint16_t> stored;
+  std::optional<uint16_t> computed;
+  std::optional<size_t> offset;
+};
+
+struct Frame {
+  Bytes bytes;
+  size_t caplen = 0;
+  std::vector<Expect> expects;
+};
+
+// What to do to a datagram's checksum fields once it is framed.
+struct Damage {
+  std::optional<uint16_t> ip_stored;
+  std::optional<uint16_t> tp_stored;
+  // caplen cuts the capture (0: keep everything).
+  size_t caplen = 0;
+};
+
+Damage TpStored(uint16_t v) {
+  Damage d;
+  d.tp_stored = v;
+  return d;
+}
+Damage IpStored(uint16_t v) {
+  Damage d;
+  d.ip_stored = v;
+  return d;
+}
+Damage Cut(size_t caplen) {
+  Damage d;
+  d.caplen = caplen;
+  return d;
+}
+
+std::string VerdictFor(uint16_t stored, uint16_t correct) {
+  // The receiver's check: 0xffff stored where 0x0000 is computed is the
+  // same one's-complement zero (see tools/csum/verify.h).
+  if (stored == correct || (stored == 0xffff && correct == 0)) return "good";
+  return "bad";
+}
+
+// Framed puts `d` behind the link header `link`, applies `damage` and
+// writes down what csum must say.
+Frame Framed(const Bytes& link, const Datagram& d, const Damage& damage = {},
+             size_t pad_to = 0) {
+  Frame f;
+  f.bytes = Concat(link, d.bytes);
+  if (f.bytes.size() < pad_to) f.bytes.resize(pad_to, 0);
+  const size_t net = link.size();
+  const size_t ip_field = net + 10;
+  const size_t tp_field = net + d.ip_header_length + ChecksumOffset(d.proto);
+  if (damage.ip_stored)
+    StoreBig16(f.bytes.data() + ip_field, *damage.ip_stored);
+  if (damage.tp_stored)
+    StoreBig16(f.bytes.data() + tp_field, *damage.tp_stored);
+  f.caplen = damage.caplen ? damage.caplen : f.bytes.size();
+  const size_t captured_end = std::min(f.caplen, net + d.bytes.size());
+  if (d.v4) {
+    Expect e{"ipv4", "unverified", {}, {}, {}};
+    if (ip_field + 2 <= captured_end) {
+      e.stored = LoadBig16(f.bytes.data() + ip_field);
+      e.offset = ip_field;
+      if (net + d.ip_header_length <= captured_end) {
+        e.verdict = VerdictFor(*e.stored, d.ip_correct);
+        e.computed = d.ip_correct;
+      }
+    }
+    f.expects.push_back(e);
+    // A cut IPv4 header hides the transport header from the parse.
+    if (net + d.ip_header_length > captured_end) return f;
+  } else if (net + d.ip_header_length > captured_end) {
+    return f;
+  }
+  if (!d.has_transport_header) return f;
+  if (d.proto == Proto::kICMPv4 && !d.v4) return f;
+  if (d.proto == Proto::kICMPv6 && d.v4) return f;
+  Expect e{LayerOf(d.proto), "unverified", {}, {}, {}};
+  if (tp_field + 2 <= captured_end) {
+    e.stored = LoadBig16(f.bytes.data() + tp_field);
+    e.offset = tp_field;
+    const bool whole = net + d.declared_length <= captured_end;
+    if (d.proto == Proto::kUDP && d.v4 && *e.stored == 0) {
+      e.verdict = "none";
+    } else if (whole && !d.fragment) {
+      e.verdict = VerdictFor(*e.stored, d.tp_correct);
+      e.computed = d.tp_correct;
+    }
+  }
+  f.expects.push_back(e);
+  return f;
+}
+
+// Link headers.
+Bytes Ethernet(uint16_t ether_type, int tags = 0) {
+  header::EthernetFields f;
+  f.destination.bytes = {0x02, 0, 0, 0, 0, 2};
+  f.source.bytes = {0x02, 0, 0, 0, 0, 1};
+  f.tag_count = static_cast<uint8_t>(tags);
+  if (tags == 2) {
+    f.tags[0] = header::VlanTag{header::kEtherTypeQinQ, 0, false, 100};
+    f.tags[1] = header::VlanTag{header::kEtherTypeVlan, 3, false, 200};
+  } else if (tags == 1) {
+    f.tags[0] = header::VlanTag{header::kEtherTypeVlan, 0, false, 42};
+  }
+  f.ether_type = ether_type;
+  Bytes b(header::Ethernet::HeaderSize(f));
+  CheckOk(header::Ethernet::Encode(f, b), "Ethernet encode");
+  return b;
+}
+
+uint16_t EtherTypeOf(const Datagram& d) { return d.v4 ? 0x0800 : 0x86dd; }
+
+Bytes Sll(uint16_t protocol) {
+  Bytes b = {0, 0, 0, 1, 0, 6, 0x02, 0, 0, 0, 0, 1, 0, 0, 0, 0};
+  StoreBig16(b.data() + 14, protocol);
+  return b;
+}
+
+Bytes Sll2(uint16_t protocol) {
+  Bytes b = {0, 0, 0, 0, 0, 0, 0, 2, 0, 1, 0, 6, 0x02, 0, 0, 0, 0, 1, 0, 0};
+  StoreBig16(b.data(), protocol);
+  return b;
+}
+
+// Loopback family: little-endian (the usual capturing host) or big.
+Bytes Family(uint32_t family, bool big_endian) {
+  Bytes b(4);
+  StoreBig32(b.data(), big_endian ? family : ByteSwap32(family));
+  return b;
+}
+
+// ---------------------------------------------------------------------------
+// The packet sets.
+
+// Basic is a few packets of each IP version and transport, one of each
+// kind damaged, behind `link_for(datagram)`.
+template <typename LinkFor>
+std::vector<Frame> Basic(LinkFor link_for, uint32_t seed) {
+  std::vector<Frame> out;
+  auto add = [&](const Datagram& d, Damage dmg = {}) {
+    out.push_back(Framed(link_for(d), d, dmg));
+  };
+  add(V4(TCP(100, seed + 1)));
+  add(V4(UDP(60, seed + 2)));
+  add(V4(ICMPv4Echo(32, seed + 3)));
+  add(V6(TCP(80, seed + 4)));
+  add(V6(UDP(40, seed + 5)));
+  add(V6(ICMPv6Echo(24, seed + 6)));
+  Datagram bad = V4(TCP(50, seed + 7));
+  add(bad, TpStored(static_cast<uint16_t>(bad.tp_correct ^ 0x0100)));
+  Datagram bad6 = V6(UDP(30, seed + 8));
+  add(bad6, TpStored(static_cast<uint16_t>(bad6.tp_correct + 1)));
+  Datagram badip = V4(UDP(20, seed + 9));
+  add(badip, IpStored(static_cast<uint16_t>(badip.ip_correct ^ 0x8000)));
+  return out;
+}
+
+std::vector<Frame> EthernetFrames() {
+  std::vector<Frame> out;
+  uint32_t seed = 100;
+  auto eth = [](const Datagram& d) { return Ethernet(EtherTypeOf(d)); };
+  auto add = [&](const Datagram& d, Damage dmg = {}, int tags = 0,
+                 size_t pad_to = 0) {
+    out.push_back(Framed(Ethernet(EtherTypeOf(d), tags), d, dmg, pad_to));
+  };
+  for (Frame& f : Basic(eth, seed)) out.push_back(f);
+
+  // VLAN tags.
+  add(V4(TCP(64, ++seed)), {}, 1);
+  add(V6(UDP(64, ++seed)), {}, 2);
+  {
+    Datagram d = V4(ICMPv4Echo(16, ++seed));
+    add(d, TpStored(static_cast<uint16_t>(d.tp_correct ^ 0x00ff)), 2);
+  }
+  // ARP: not IP, no records.
+  {
+    Frame f;
+    f.bytes = Concat(Ethernet(header::kEtherTypeARP), Payload(28, ++seed));
+    f.bytes.resize(60, 0);
+    f.caplen = f.bytes.size();
+    out.push_back(f);
+  }
+  // IPv4 options: NOP, Record Route, End (padding).
+  {
+    V4Options o;
+    o.options = {1, 7, 11, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+    add(V4(TCP(40, ++seed), o));
+    Datagram d = V4(UDP(40, ++seed), o);
+    add(d, IpStored(static_cast<uint16_t>(d.ip_correct + 0x10)));
+  }
+  // A loose source route not used up: the pseudo-header carries its last
+  // address. One used up (pointer past the end): the header's destination.
+  {
+    V4Options o;
+    o.options = {131, 11, 4, 10, 0, 0, 1, 198, 51, 100, 99, 0};
+    o.final_destination = header::IPv4Address::FromHost(0xc6336463);
+    add(V4(TCP(48, ++seed), o));
+    V4Options used;
+    used.options = {131, 11, 12, 10, 0, 0, 1, 198, 51, 100, 99, 0};
+    add(V4(UDP(48, ++seed), used));
+  }
+  // IPv6 extension headers: Hop-by-Hop, Destination Options.
+  {
+    V6Options o;
+    o.first_type = header::kProtocolHopByHop;
+    o.extension = Concat(PadOptionsHeader(header::kProtocolDestinationOptions),
+                         PadOptionsHeader(header::kProtocolUDP));
+    add(V6(UDP(50, ++seed), o));
+    o.extension = Concat(PadOptionsHeader(header::kProtocolDestinationOptions),
+                         PadOptionsHeader(header::kProtocolTCP));
+    Datagram d = V6(TCP(50, ++seed), o);
+    add(d, TpStored(static_cast<uint16_t>(~d.tp_correct)));
+  }
+  // A Segment Routing Header with a segment left: the pseudo-header
+  // carries Segment List[0], not the header's destination.
+  {
+    V6Options o;
+    o.first_type = header::kProtocolRouting;
+    o.destination = V6(0x99);
+    o.final_destination = kDst6;
+    o.extension = SegmentRoutingHeader(header::kProtocolTCP, kDst6, V6(0x99));
+    add(V6(TCP(70, ++seed), o));
+    o.extension =
+        SegmentRoutingHeader(header::kProtocolICMPv6, kDst6, V6(0x99));
+    add(V6(ICMPv6Echo(20, ++seed), o));
+  }
+  // Fragments: the transport checksum of a fragment is unverified, the
+  // IPv4 header checksum still judged.
+  for (const Datagram& d : V4Fragments(UDP(100, ++seed), 48)) add(d);
+  {
+    std::vector<Datagram> frags = V4Fragments(TCP(120, ++seed), 64);
+    add(frags[0], IpStored(static_cast<uint16_t>(frags[0].ip_correct ^ 1)));
+    add(frags[1]);
+  }
+  for (const Datagram& d : V6Fragments(ICMPv6Echo(100, ++seed), 56)) add(d);
+  for (const Datagram& d : V6Fragments(UDP(90, ++seed), 48)) add(d);
+  // Zero UDP checksums: none over IPv4, bad over IPv6 (RFC 8200 8.1).
+  add(V4(UDP(30, ++seed)), TpStored(0));
+  add(V6(UDP(30, ++seed)), TpStored(0));
+  // Snaplen cuts: inside the TCP payload (field captured), before the TCP
+  // checksum, inside the IPv4 header (field captured, header not), before
+  // the IPv4 checksum, inside an IPv6 UDP header.
+  add(V4(TCP(200, ++seed)), Cut(14 + 20 + 20 + 10));
+  add(V4(TCP(200, ++seed)), Cut(14 + 20 + 10));
+  {
+    V4Options o;
+    o.options = {1, 1, 1, 1, 1, 1, 1, 0};
+    add(V4(UDP(10, ++seed), o), Cut(14 + 20));
+  }
+  add(V4(UDP(10, ++seed)), Cut(14 + 8));
+  add(V6(UDP(300, ++seed)), Cut(14 + 40 + 4));
+  add(V6(ICMPv6Echo(300, ++seed)), Cut(14 + 40 + 8 + 100));
+  // A Total Length that runs past the bytes sent (a lying length): the
+  // header checksum is judged, the transport's cannot be.
+  {
+    V4Options o;
+    o.extra_length = 64;
+    add(V4(TCP(40, ++seed), o));
+  }
+  // Ethernet padding after a short datagram is no part of it.
+  add(V4(UDP(4, ++seed)), {}, 0, 60);
+  {
+    Datagram d = V4(ICMPv4Echo(2, ++seed));
+    add(d, TpStored(static_cast<uint16_t>(d.tp_correct ^ 0x1000)), 0, 60);
+  }
+  // An IP protocol without a checksum csum knows: only the IPv4 header.
+  add(V4(Transport{Proto::kOther, Payload(24, ++seed)}));
+  // Negative zero. TCP whose checksum computes to 0x0000, stored as 0x0000
+  // and as 0xffff (both good: the same one's-complement zero).
+  {
+    Transport t = TCP(64, ++seed);
+    MakeSumAllOnes(t, 20, V4Pseudo(t, {}));
+    Datagram d = V4(t);
+    Check(d.tp_correct == 0, "TCP negative zero");
+    add(d);
+    add(d, TpStored(0xffff));
+  }
+  // UDP whose checksum computes to 0: transmitted as 0xffff (RFC 768).
+  {
+    Transport t = UDP(20, ++seed);
+    MakeSumAllOnes(t, 8, V4Pseudo(t, {}));
+    Datagram d = V4(t);
+    Check(d.tp_correct == 0xffff, "UDP zero sent as ones");
+    add(d);
+  }
+  // ICMPv4 Echo Reply with every covered byte zero: ~0 = 0xffff is right,
+  // a stored 0x0000 sums to 0x0000 and is bad.
+  {
+    Transport t = ICMPv4Echo(0, 0, /*type=*/0);
+    Datagram d = V4(t);
+    Check(d.tp_correct == 0xffff, "all-zero ICMP");
+    add(d);
+    add(d, TpStored(0x0000));
+  }
+  // Malformed: IPv4 IHL 3 (undecodable, no records).
+  {
+    Datagram d = V4(UDP(10, ++seed));
+    d.bytes[0] = 0x43;
+    Frame f = Framed(Ethernet(0x0800), d);
+    f.expects.clear();
+    out.push_back(f);
+  }
+  // A frame that ends inside the Ethernet header.
+  {
+    Frame f;
+    f.bytes = {0x02, 0, 0, 0, 0, 2, 0x02, 0, 0};
+    f.caplen = f.bytes.size();
+    out.push_back(f);
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------
+// Writers.
+
+void WriteTruth(const std::string& path, const std::vector<Frame>& frames) {
+  FILE* f = std::fopen(path.c_str(), "w");
+  Check(f != nullptr, "cannot write ground truth");
+  std::fputs("frame\tlayer\tverdict\tstored\tcomputed\tcsum_off\n", f);
+  for (size_t i = 0; i < frames.size(); ++i) {
+    for (const Expect& e : frames[i].expects) {
+      std::fprintf(f, "%zu\t%s\t%s\t", i + 1, e.layer.c_str(),
+                   e.verdict.c_str());
+      if (e.stored) std::fprintf(f, "0x%04x", *e.stored);
+      std::fputc('\t', f);
+      if (e.computed) std::fprintf(f, "0x%04x", *e.computed);
+      std::fputc('\t', f);
+      if (e.offset) std::fprintf(f, "%zu", *e.offset);
+      std::fputc('\n', f);
+    }
+  }
+  std::fclose(f);
+}
+
+constexpr int64_t kBaseTime = 1767225600;  // 2026-01-01 00:00:00 UTC
+
+void WritePcap(const std::string& dir, const std::string& name, int dlt,
+               const std::vector<Frame>& frames) {
+  pcap_t* dead = pcap_open_dead_with_tstamp_precision(
+      dlt, 65535, PCAP_TSTAMP_PRECISION_MICRO);
+  Check(dead != nullptr, "pcap_open_dead");
+  std::string path = dir + "/" + name + ".pcap";
+  pcap_dumper_t* dumper = pcap_dump_open(dead, path.c_str());
+  Check(dumper != nullptr, pcap_geterr(dead));
+  for (size_t i = 0; i < frames.size(); ++i) {
+    pcap_pkthdr h{};
+    h.ts.tv_sec = kBaseTime;
+    h.ts.tv_usec = static_cast<suseconds_t>(1000 * i);
+    h.caplen = static_cast<uint32_t>(frames[i].caplen);
+    h.len = static_cast<uint32_t>(frames[i].bytes.size());
+    pcap_dump(reinterpret_cast<u_char*>(dumper), &h, frames[i].bytes.data());
+  }
+  pcap_dump_close(dumper);
+  pcap_close(dead);
+  WriteTruth(dir + "/" + name + ".tsv", frames);
+}
+
+// Little-endian pcapng blocks (pcapng draft, sections 4.1, 4.2, 4.3).
+void Le16(Bytes& b, uint16_t v) { b.push_back(v & 0xff), b.push_back(v >> 8); }
+void Le32(Bytes& b, uint32_t v) {
+  Le16(b, static_cast<uint16_t>(v));
+  Le16(b, static_cast<uint16_t>(v >> 16));
+}
+void Block(Bytes& out, uint32_t type, Bytes body) {
+  while (body.size() % 4) body.push_back(0);
+  uint32_t total = static_cast<uint32_t>(body.size() + 12);
+  Le32(out, type);
+  Le32(out, total);
+  out.insert(out.end(), body.begin(), body.end());
+  Le32(out, total);
+}
+
+// WritePcapng writes an Ethernet pcapng with two interfaces (microsecond
+// and nanosecond timestamps); odd frames go to the second.
+void WritePcapng(const std::string& dir, const std::string& name,
+                 const std::vector<Frame>& frames) {
+  Bytes out;
+  Bytes shb;
+  Le32(shb, 0x1a2b3c4d);  // byte-order magic
+  Le16(shb, 1);
+  Le16(shb, 0);
+  Le32(shb, 0xffffffff);  // section length unknown
+  Le32(shb, 0xffffffff);
+  Block(out, 0x0a0d0d0a, shb);
+  for (int i = 0; i < 2; ++i) {
+    Bytes idb;
+    Le16(idb, 1);  // LINKTYPE_ETHERNET
+    Le16(idb, 0);
+    Le32(idb, 65535);
+    if (i == 1) {
+      Le16(idb, 9);  // if_tsresol
+      Le16(idb, 1);
+      idb.insert(idb.end(), {9, 0, 0, 0});  // 10^-9, padded
+      Le32(idb, 0);                         // opt_endofopt
+    }
+    Block(out, 1, idb);
+  }
+  for (size_t i = 0; i < frames.size(); ++i) {
+    const uint32_t iface = i % 2;
+    const uint64_t ts = iface == 0
+                            ? uint64_t(kBaseTime) * 1000000 + 1000 * i
+                            : uint64_t(kBaseTime) * 1000000000 + 1000001 * i;
+    Bytes epb;
+    Le32(epb, iface);
+    Le32(epb, static_cast<uint32_t>(ts >> 32));
+    Le32(epb, static_cast<uint32_t>(ts));
+    Le32(epb, static_cast<uint32_t>(frames[i].caplen));
+    Le32(epb, static_cast<uint32_t>(frames[i].bytes.size()));
+    epb.insert(epb.end(), frames[i].bytes.begin(),
+               frames[i].bytes.begin() + frames[i].caplen);
+    Block(out, 6, epb);
+  }
+  std::string path = dir + "/" + name + ".pcapng";
+  FILE* f = std::fopen(path.c_str(), "wb");
+  Check(f != nullptr, "cannot write pcapng");
+  std::fwrite(out.data(), 1, out.size(), f);
+  std::fclose(f);
+  WriteTruth(dir + "/" + name + ".tsv", frames);
+}
+
+int Main(int argc, char** argv) {
+  if (argc != 2) {
+    std::fprintf(stderr, "usage: make_captures OUTPUT_DIR\n");
+    return 2;
+  }
+  const std::string dir = argv[1];
+  WritePcap(dir, "ethernet", DLT_EN10MB, EthernetFrames());
+  WritePcap(dir, "linux_sll", DLT_LINUX_SLL,
+            Basic([](const Datagram& d) { return Sll(EtherTypeOf(d)); }, 200));
+  WritePcap(dir, "linux_sll2", DLT_LINUX_SLL2,
+            Basic([](const Datagram& d) { return Sll2(EtherTypeOf(d)); }, 300));
+  WritePcap(dir, "raw", DLT_RAW,
+            Basic([](const Datagram&) { return Bytes{}; }, 400));
+  {
+    std::vector<Frame> v4, v6;
+    for (Frame& f : Basic([](const Datagram&) { return Bytes{}; }, 500)) {
+      ((f.bytes[0] >> 4) == 4 ? v4 : v6).push_back(f);
+    }
+    WritePcap(dir, "ipv4", DLT_IPV4, v4);
+    WritePcap(dir, "ipv6", DLT_IPV6, v6);
+  }
+  {
+    // BSD loopback, the family in the capturing host's order: macOS
+    // (AF_INET6 30) little-endian, and one frame from a big-endian host.
+    int n = 0;
+    std::vector<Frame> frames = Basic(
+        [&n](const Datagram& d) {
+          return Family(d.v4 ? 2 : 30, /*big_endian=*/n++ == 3);
+        },
+        600);
+    WritePcap(dir, "null", DLT_NULL, frames);
+  }
+  WritePcap(dir, "loop", DLT_LOOP,
+            Basic([](const Datagram& d) { return Family(d.v4 ? 2 : 24, true); },
+                  700));
+  WritePcapng(
+      dir, "ethernet-pcapng",
+      Basic([](const Datagram& d) { return Ethernet(EtherTypeOf(d)); }, 800));
+  return 0;
+}
+
+}  // namespace
+}  // namespace ipsum::csum
+
+int main(int argc, char** argv) { return ipsum::csum::Main(argc, argv); }

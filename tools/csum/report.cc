@@ -1,0 +1,162 @@
+// Copyright 2026 The ipsum Authors. SPDX-License-Identifier: Apache-2.0
+//
+// Summary tables and TSV / JSON records for `csum verify`; see report.h.
+
+#include "tools/csum/report.h"
+
+#include <cstdio>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+
+namespace ipsum::csum {
+namespace {
+
+constexpr Layer kLayers[] = {Layer::kIPv4, Layer::kTCP, Layer::kUDP,
+                             Layer::kICMPv4, Layer::kICMPv6};
+
+// Hex16 formats `v` as "0x" and four lowercase hex digits.
+std::string Hex16(uint16_t v) { return absl::StrFormat("0x%04x", v); }
+
+void AppendJsonString(std::string& out, std::string_view s) {
+  out += '"';
+  for (unsigned char c : s) {
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += static_cast<char>(c);
+    } else if (c < 0x20) {
+      absl::StrAppendFormat(&out, "\\u%04x", c);
+    } else {
+      out += static_cast<char>(c);
+    }
+  }
+  out += '"';
+}
+
+}  // namespace
+
+void Tally::Add(const FrameCheck& check) {
+  ++packets;
+  switch (check.kind) {
+    case FrameKind::kIPv4:
+      ++ipv4;
+      break;
+    case FrameKind::kIPv6:
+      ++ipv6;
+      break;
+    case FrameKind::kNotIP:
+      ++not_ip;
+      break;
+    case FrameKind::kUndecodable:
+      ++undecodable;
+      break;
+    case FrameKind::kUnsupportedLink:
+      ++unsupported_link;
+      break;
+  }
+  for (const FieldCheck& f : check.checks()) {
+    ++fields[static_cast<size_t>(f.layer)][static_cast<size_t>(f.verdict)];
+  }
+}
+
+void Tally::Merge(const Tally& other) {
+  packets += other.packets;
+  ipv4 += other.ipv4;
+  ipv6 += other.ipv6;
+  not_ip += other.not_ip;
+  undecodable += other.undecodable;
+  unsupported_link += other.unsupported_link;
+  for (size_t l = 0; l < kLayerCount; ++l) {
+    for (size_t v = 0; v < kVerdictCount; ++v) {
+      fields[l][v] += other.fields[l][v];
+    }
+  }
+}
+
+uint64_t Tally::Count(Verdict verdict) const {
+  uint64_t n = 0;
+  for (const auto& row : fields) n += row[static_cast<size_t>(verdict)];
+  return n;
+}
+
+std::string FormatSummary(std::string_view title, const Tally& t) {
+  std::string out(title);
+  absl::StrAppend(&out, ", ", t.packets, " packets (", t.ipv4, " ipv4, ",
+                  t.ipv6, " ipv6");
+  if (t.not_ip) absl::StrAppend(&out, ", ", t.not_ip, " not ip");
+  if (t.undecodable) absl::StrAppend(&out, ", ", t.undecodable, " undecodable");
+  if (t.unsupported_link) {
+    absl::StrAppend(&out, ", ", t.unsupported_link, " of an unknown link type");
+  }
+  out += ")\n";
+  constexpr char kRow[] = "  %-7s %9s %9s %9s %9s %11s %9s\n";
+  absl::StrAppendFormat(&out, kRow, "layer", "fields", "verified", "good",
+                        "bad", "unverified", "none");
+  std::array<uint64_t, kVerdictCount> total{};
+  auto row = [&](std::string_view name,
+                 const std::array<uint64_t, kVerdictCount>& c) {
+    uint64_t good = c[static_cast<size_t>(Verdict::kGood)];
+    uint64_t bad = c[static_cast<size_t>(Verdict::kBad)];
+    uint64_t unverified = c[static_cast<size_t>(Verdict::kUnverified)];
+    uint64_t none = c[static_cast<size_t>(Verdict::kNone)];
+    absl::StrAppendFormat(&out, kRow, std::string(name),
+                          absl::StrCat(good + bad + unverified + none),
+                          absl::StrCat(good + bad), absl::StrCat(good),
+                          absl::StrCat(bad), absl::StrCat(unverified),
+                          absl::StrCat(none));
+  };
+  for (Layer layer : kLayers) {
+    const auto& c = t.fields[static_cast<size_t>(layer)];
+    for (size_t v = 0; v < kVerdictCount; ++v) total[v] += c[v];
+    row(LayerName(layer), c);
+  }
+  row("total", total);
+  return out;
+}
+
+void AppendTsvHeader(std::string& out, bool with_file) {
+  if (with_file) out += "file\t";
+  out += kTsvHeader;
+}
+
+void AppendTsv(std::string& out, std::string_view file, uint64_t frame,
+               const FieldCheck& f) {
+  if (!file.empty()) {
+    out.append(file);
+    out += '\t';
+  }
+  absl::StrAppend(&out, frame);
+  out += '\t';
+  out.append(LayerName(f.layer));
+  out += '\t';
+  out.append(VerdictName(f.verdict));
+  out += '\t';
+  if (f.has_stored) out += Hex16(f.stored);
+  out += '\t';
+  if (f.has_computed) out += Hex16(f.computed);
+  out += '\t';
+  if (f.has_stored) absl::StrAppend(&out, f.offset);
+  out += '\n';
+}
+
+void AppendJson(std::string& out, std::string_view file, uint64_t frame,
+                const FieldCheck& f) {
+  out += '{';
+  if (!file.empty()) {
+    out += "\"file\":";
+    AppendJsonString(out, file);
+    out += ',';
+  }
+  absl::StrAppend(&out, "\"frame\":", frame, ",\"layer\":\"");
+  out.append(LayerName(f.layer));
+  out += "\",\"verdict\":\"";
+  out.append(VerdictName(f.verdict));
+  absl::StrAppend(
+      &out, "\",\"stored\":",
+      f.has_stored ? absl::StrCat("\"", Hex16(f.stored), "\"") : "null",
+      ",\"computed\":",
+      f.has_computed ? absl::StrCat("\"", Hex16(f.computed), "\"") : "null",
+      ",\"csum_off\":", f.has_stored ? absl::StrCat(f.offset) : "null", "}\n");
+}
+
+}  // namespace ipsum::csum

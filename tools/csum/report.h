@@ -1,0 +1,83 @@
+// Copyright 2026 The ipsum Authors. SPDX-License-Identifier: Apache-2.0
+//
+// What `csum verify` prints: a per-capture `Tally` of frames and verdicts
+// rendered as a summary table, and one record per checksum field as a
+// tab-separated line or a JSON line:
+//
+//   frame  layer  verdict  stored  computed  csum_off
+//   3      tcp    bad      0x1c2d  0x1c3d    50
+//
+// `frame` is the 1-based packet number; `stored` and `computed` are "0x" and
+// four lowercase hex digits; `computed` is empty for unverified and none,
+// `stored` and `csum_off` (the field's offset from the first byte of the
+// frame, link-layer header included) are empty when the field is not in the
+// captured bytes. JSON lines carry the same keys, with null for empty. When
+// more than one capture is reported at once, each record starts with a
+// `file` column (key).
+//
+// No libpcap here: this compiles and is tested on every target.
+
+#ifndef IPSUM_TOOLS_CSUM_REPORT_H_
+#define IPSUM_TOOLS_CSUM_REPORT_H_
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "tools/csum/verify.h"
+
+namespace ipsum::csum {
+
+// Tally counts the frames of a capture and the verdicts on their fields.
+struct Tally {
+  uint64_t packets = 0;
+  uint64_t ipv4 = 0;
+  uint64_t ipv6 = 0;
+  uint64_t not_ip = 0;
+  uint64_t undecodable = 0;
+  uint64_t unsupported_link = 0;
+  // fields[layer][verdict] counts the checksum fields met.
+  std::array<std::array<uint64_t, kVerdictCount>, kLayerCount> fields{};
+
+  // Add counts one frame and its fields.
+  void Add(const FrameCheck& check);
+  // Merge adds every count of `other`.
+  void Merge(const Tally& other);
+  // Count returns how many fields had `verdict`, over every layer.
+  uint64_t Count(Verdict verdict) const;
+};
+
+// FormatSummary renders `tally` as a table headed by `title` (the capture's
+// name and kind), one row per layer and a total row:
+//
+//   NAME: pcap, ethernet, 12 packets (8 ipv4, 3 ipv6, 1 not ip)
+//     layer   fields  verified   good    bad  unverified   none
+//     ipv4         8         8      7      1           0      0
+//     ...
+//     total       19        17     15      2           1      1
+std::string FormatSummary(std::string_view title, const Tally& tally);
+
+// kTsvHeader is the header line of --format=tsv (without the `file`
+// column), newline included.
+inline constexpr std::string_view kTsvHeader =
+    "frame\tlayer\tverdict\tstored\tcomputed\tcsum_off\n";
+
+// AppendTsvHeader appends kTsvHeader to `out`, with a leading `file` column
+// when `with_file`.
+void AppendTsvHeader(std::string& out, bool with_file);
+
+// AppendTsv appends the record of `field`, met in packet `frame` (1-based),
+// as one tab-separated line. A non-empty `file` adds the leading column.
+void AppendTsv(std::string& out, std::string_view file, uint64_t frame,
+               const FieldCheck& field);
+
+// AppendJson appends the record of `field` as one JSON object and a
+// newline; the keys are the TSV columns, in the same order, with numbers
+// for `frame` and `csum_off`, strings for the rest, null for empty values.
+void AppendJson(std::string& out, std::string_view file, uint64_t frame,
+                const FieldCheck& field);
+
+}  // namespace ipsum::csum
+
+#endif  // IPSUM_TOOLS_CSUM_REPORT_H_

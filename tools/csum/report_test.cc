@@ -1,0 +1,106 @@
+// Copyright 2026 The ipsum Authors. SPDX-License-Identifier: Apache-2.0
+//
+// The exact TSV, JSON and summary text `csum verify` prints.
+
+#include "tools/csum/report.h"
+
+#include <string>
+
+#include "gtest/gtest.h"
+
+namespace ipsum::csum {
+namespace {
+
+FieldCheck Judged(Layer layer, Verdict v, uint16_t stored, uint16_t computed,
+                  size_t offset) {
+  FieldCheck f;
+  f.layer = layer;
+  f.verdict = v;
+  f.has_stored = true;
+  f.stored = stored;
+  f.offset = offset;
+  f.has_computed = true;
+  f.computed = computed;
+  return f;
+}
+
+TEST(AppendTsv, JudgedUnverifiedAndMissingFields) {
+  std::string out;
+  AppendTsvHeader(out, false);
+  AppendTsv(out, "", 3, Judged(Layer::kTCP, Verdict::kBad, 0x1c2d, 0xab, 50));
+  FieldCheck cut;
+  cut.layer = Layer::kUDP;
+  cut.verdict = Verdict::kUnverified;
+  AppendTsv(out, "", 12, cut);
+  FieldCheck none;
+  none.layer = Layer::kUDP;
+  none.verdict = Verdict::kNone;
+  none.has_stored = true;
+  none.offset = 40;
+  AppendTsv(out, "", 13, none);
+  EXPECT_EQ(out,
+            "frame\tlayer\tverdict\tstored\tcomputed\tcsum_off\n"
+            "3\ttcp\tbad\t0x1c2d\t0x00ab\t50\n"
+            "12\tudp\tunverified\t\t\t\n"
+            "13\tudp\tnone\t0x0000\t\t40\n");
+}
+
+TEST(AppendTsv, FileColumn) {
+  std::string out;
+  AppendTsvHeader(out, true);
+  AppendTsv(out, "a.pcap", 1,
+            Judged(Layer::kIPv4, Verdict::kGood, 0xffff, 0, 24));
+  EXPECT_EQ(out,
+            "file\tframe\tlayer\tverdict\tstored\tcomputed\tcsum_off\n"
+            "a.pcap\t1\tipv4\tgood\t0xffff\t0x0000\t24\n");
+}
+
+TEST(AppendJson, SameRecordsWithNulls) {
+  std::string out;
+  AppendJson(out, "", 7,
+             Judged(Layer::kICMPv6, Verdict::kGood, 0x4ae8, 0x4ae8, 56));
+  FieldCheck cut;
+  cut.layer = Layer::kTCP;
+  AppendJson(out, "we\"ird\n.pcap", 8, cut);
+  EXPECT_EQ(out,
+            "{\"frame\":7,\"layer\":\"icmpv6\",\"verdict\":\"good\","
+            "\"stored\":\"0x4ae8\",\"computed\":\"0x4ae8\",\"csum_off\":56}\n"
+            "{\"file\":\"we\\\"ird\\u000a.pcap\",\"frame\":8,\"layer\":\"tcp\","
+            "\"verdict\":\"unverified\",\"stored\":null,\"computed\":null,"
+            "\"csum_off\":null}\n");
+}
+
+TEST(FormatSummary, CountsByLayerAndVerdict) {
+  Tally t;
+  FrameCheck ip;
+  ip.kind = FrameKind::kIPv4;
+  ip.field_count = 2;
+  ip.fields[0] = Judged(Layer::kIPv4, Verdict::kGood, 1, 1, 24);
+  ip.fields[1] = Judged(Layer::kTCP, Verdict::kBad, 1, 2, 50);
+  t.Add(ip);
+  FrameCheck arp;
+  arp.kind = FrameKind::kNotIP;
+  t.Add(arp);
+  Tally sum;
+  sum.Merge(t);
+  EXPECT_EQ(sum.Count(Verdict::kBad), 1u);
+  EXPECT_EQ(FormatSummary("x.pcap: pcap, ethernet", sum),
+            "x.pcap: pcap, ethernet, 2 packets (1 ipv4, 0 ipv6, 1 not ip)\n"
+            "  layer      fields  verified      good       bad  unverified"
+            "      none\n"
+            "  ipv4            1         1         1         0           0"
+            "         0\n"
+            "  tcp             1         1         0         1           0"
+            "         0\n"
+            "  udp             0         0         0         0           0"
+            "         0\n"
+            "  icmpv4          0         0         0         0           0"
+            "         0\n"
+            "  icmpv6          0         0         0         0           0"
+            "         0\n"
+            "  total           2         2         1         1           0"
+            "         0\n");
+}
+
+}  // namespace
+}  // namespace ipsum::csum

@@ -1,0 +1,364 @@
+// Copyright 2026 The ipsum Authors. SPDX-License-Identifier: Apache-2.0
+//
+// Checksum verdicts for one frame; see verify.h. All offsets below count from
+// the first byte of the frame.
+
+#include "tools/csum/verify.h"
+
+#include "checksum/checksum.h"
+#include "checksum/endian.h"
+#include "header/address.h"
+#include "header/checksum.h"
+#include "header/protocol.h"
+#include "tcpip/parse.h"
+#include "tools/csum/link.h"
+
+namespace ipsum::csum {
+namespace {
+
+using tcpip::NetworkProtocol;
+using tcpip::ParsedPacket;
+using tcpip::ParseError;
+
+// Where each checksum field sits in its header.
+constexpr size_t kIPv4ChecksumOffset = 10;  // RFC 791 section 3.1
+constexpr size_t kTCPChecksumOffset = 16;   // RFC 9293 section 3.1
+constexpr size_t kUDPChecksumOffset = 6;    // RFC 768
+constexpr size_t kUDPLengthOffset = 4;      // RFC 768
+constexpr size_t kUDPHeaderSize = 8;        // RFC 768
+constexpr size_t kICMPChecksumOffset = 2;   // RFC 792, RFC 4443 2.1
+
+constexpr size_t kIPv4SourceOffset = 12;
+constexpr size_t kIPv4DestinationOffset = 16;
+constexpr size_t kIPv4MinHeader = 20;
+constexpr size_t kIPv6SourceOffset = 8;
+constexpr size_t kIPv6DestinationOffset = 24;
+
+// IPv4 options that name a final destination (RFC 791 section 3.1).
+constexpr uint8_t kOptionLooseSourceRoute = 131;
+constexpr uint8_t kOptionStrictSourceRoute = 137;
+
+// IPv6 Routing header types whose final destination is at offset 8
+// (type 2, type 4) or last in the address list (type 0).
+constexpr uint8_t kRoutingType0 = 0;  // RFC 2460 (deprecated, RFC 5095)
+constexpr uint8_t kRoutingType2 = 2;  // RFC 6275 6.4
+constexpr uint8_t kRoutingType4 = 4;  // RFC 8754 (SRH): Segment List[0]
+constexpr size_t kRoutingAddressesOffset = 8;
+
+// Datagram is the outermost IP datagram of a frame, located in it.
+struct Datagram {
+  std::span<const uint8_t> frame;
+  const ParsedPacket* parsed;
+  // base is the offset of the bytes tcpip parsed (after a non-Ethernet link
+  // header); the parse's offsets are relative to it.
+  size_t base;
+  // network is where the IP header starts; captured_end is one past the
+  // last byte of the datagram present in the frame.
+  size_t network;
+  size_t captured_end;
+};
+
+// StartField fills in `layer`, and the stored value and offset when the
+// field's two bytes at `field` are in the captured datagram.
+FieldCheck StartField(const Datagram& d, Layer layer, size_t field) {
+  FieldCheck f;
+  f.layer = layer;
+  f.verdict = Verdict::kUnverified;
+  if (field + 2 <= d.captured_end) {
+    f.has_stored = true;
+    f.stored = LoadBig16(d.frame.data() + field);
+    f.offset = field;
+  }
+  return f;
+}
+
+// Judge computes the checksum of frame[start, end) plus `pseudo_sum`, with
+// the field at `f.offset` (inside the range, at an even distance from
+// `start`) read as zero, and sets the verdict. The range must be captured.
+void Judge(const Datagram& d, size_t start, size_t end, uint16_t pseudo_sum,
+           bool udp, FieldCheck& f) {
+  const size_t field = f.offset;
+  uint16_t sum =
+      checksum::Checksum(d.frame.subspan(start, field - start), pseudo_sum);
+  // The bytes after the field start at an even offset of the range, so the
+  // running sum carries straight on.
+  sum = checksum::Checksum(d.frame.subspan(field + 2, end - field - 2), sum);
+  uint16_t computed = static_cast<uint16_t>(~sum);
+  // RFC 768: "If the computed checksum is zero, it is transmitted as all
+  // ones".
+  if (udp && computed == 0) computed = 0xffff;
+  f.has_computed = true;
+  f.computed = computed;
+  // RFC 1071 section 1: the receiver's check passes when the sum over the
+  // data and the field "is all 1 bits". Both zeros of a stored field are
+  // judged by it: see verify.h on negative zero.
+  f.verdict = checksum::Combine(sum, f.stored) == 0xffff ? Verdict::kGood
+                                                         : Verdict::kBad;
+}
+
+// CoveredCaptured reports whether frame[start, end) holds the field and is
+// all present.
+bool CoveredCaptured(const Datagram& d, const FieldCheck& f, size_t end) {
+  return f.has_stored && end <= d.captured_end;
+}
+
+// IPv4FinalDestination returns the address the pseudo-header carries: the
+// last address of a loose or strict source route that is not used up (RFC
+// 791 section 3.1: the pointer names the next address), else the
+// Destination Address field.
+header::IPv4Address IPv4FinalDestination(const Datagram& d, size_t ihl) {
+  const uint8_t* ip = d.frame.data() + d.network;
+  header::IPv4Address dst =
+      header::IPv4Address::From(ip + kIPv4DestinationOffset);
+  std::span<const uint8_t> options =
+      d.frame.subspan(d.network + kIPv4MinHeader, ihl - kIPv4MinHeader);
+  header::WalkOptions(options, [&](const header::Option& o) {
+    if (o.kind != kOptionLooseSourceRoute &&
+        o.kind != kOptionStrictSourceRoute) {
+      return header::Error::kOk;
+    }
+    // data = pointer, route data. The pointer counts from the option's
+    // first byte (kind = 1); an address is left when pointer + 3 <= length.
+    if (o.data.size() >= 5) {
+      size_t pointer = o.data[0];
+      size_t length = o.data.size() + 2;
+      if (pointer >= 4 && pointer + 3 <= length) {
+        dst = header::IPv4Address::From(o.data.data() + o.data.size() - 4);
+      }
+    }
+    return header::Error::kOk;
+  });
+  return dst;
+}
+
+// IPv6FinalDestination sets `dst` to the destination of the RFC 8200
+// section 8.1 pseudo-header; false when a Routing header hides it in a form
+// csum does not read.
+bool IPv6FinalDestination(const Datagram& d, header::IPv6Address& dst) {
+  const ParsedPacket& p = *d.parsed;
+  const uint8_t* ip = d.frame.data() + d.network;
+  dst = header::IPv6Address::From(ip + kIPv6DestinationOffset);
+  if (p.routing_header_offset == 0 || p.segments_left == 0) return true;
+  // The parse walked the Routing header, so all of it is present.
+  const size_t rh = d.base + p.routing_header_offset;
+  if (rh + kRoutingAddressesOffset > d.frame.size()) return false;
+  const uint8_t* h = d.frame.data() + rh;
+  const size_t length = (size_t{h[1]} + 1) * 8;
+  const uint8_t type = h[2];
+  if (rh + length > d.frame.size()) return false;
+  size_t address;
+  if (type == kRoutingType2 || type == kRoutingType4) {
+    address = kRoutingAddressesOffset;
+  } else if (type == kRoutingType0) {
+    size_t n = h[1] / 2;
+    if (n == 0) return false;
+    address = kRoutingAddressesOffset + (n - 1) * header::IPv6Address::kSize;
+  } else {
+    return false;
+  }
+  if (address + header::IPv6Address::kSize > length) return false;
+  dst = header::IPv6Address::From(h + address);
+  return true;
+}
+
+void Add(FrameCheck& out, const FieldCheck& f) {
+  out.fields[out.field_count++] = f;
+}
+
+// CheckIPv4Header judges the header checksum when the whole header is
+// captured.
+void CheckIPv4Header(const Datagram& d, FrameCheck& out) {
+  const ParsedPacket& p = *d.parsed;
+  FieldCheck f = StartField(d, Layer::kIPv4, d.network + kIPv4ChecksumOffset);
+  if (p.ok()) {
+    const size_t end = d.network + p.network_header_length;
+    if (CoveredCaptured(d, f, end)) Judge(d, d.network, end, 0, false, f);
+  }
+  Add(out, f);
+}
+
+// CheckTransport judges the TCP, UDP, ICMPv4 or ICMPv6 checksum of a
+// datagram whose transport header starts at `t`.
+void CheckTransport(const Datagram& d, FrameCheck& out) {
+  const ParsedPacket& p = *d.parsed;
+  const bool v4 = p.network == NetworkProtocol::kIPv4;
+  const size_t t = d.base + p.transport_offset;
+  // The datagram as its length field declares it; its captured part ends
+  // at d.captured_end.
+  const size_t declared_end = t + p.transport_length;
+  Layer layer;
+  size_t field_offset;
+  switch (p.transport_protocol) {
+    case header::kProtocolTCP:
+      layer = Layer::kTCP;
+      field_offset = kTCPChecksumOffset;
+      break;
+    case header::kProtocolUDP:
+      layer = Layer::kUDP;
+      field_offset = kUDPChecksumOffset;
+      break;
+    case header::kProtocolICMPv4:
+      if (!v4) return;
+      layer = Layer::kICMPv4;
+      field_offset = kICMPChecksumOffset;
+      break;
+    case header::kProtocolICMPv6:
+      if (v4) return;
+      layer = Layer::kICMPv6;
+      field_offset = kICMPChecksumOffset;
+      break;
+    default:
+      return;
+  }
+  // A field the IP length leaves out is not part of the datagram.
+  FieldCheck f;
+  if (t + field_offset + 2 <= declared_end) {
+    f = StartField(d, layer, t + field_offset);
+  } else {
+    f.layer = layer;
+    f.verdict = Verdict::kUnverified;
+  }
+  if (!f.has_stored) return Add(out, f);
+
+  // UDP's length may cover less than the IP payload (the rest is padding a
+  // receiver trims), never more.
+  size_t end = declared_end;
+  size_t length = p.transport_length;
+  if (layer == Layer::kUDP) {
+    if (v4 && f.stored == 0) {
+      f.verdict = Verdict::kNone;  // RFC 768: no checksum was generated.
+      return Add(out, f);
+    }
+    if (t + kUDPHeaderSize > d.captured_end) return Add(out, f);
+    length = LoadBig16(d.frame.data() + t + kUDPLengthOffset);
+    if (length < kUDPHeaderSize || length > p.transport_length) {
+      return Add(out, f);  // the lengths contradict each other
+    }
+    end = t + length;
+  }
+  // A fragment's transport checksum covers the reassembled datagram.
+  if (p.is_fragment || end > d.captured_end) return Add(out, f);
+
+  uint16_t pseudo = 0;
+  const uint8_t* ip = d.frame.data() + d.network;
+  if (v4) {
+    if (layer != Layer::kICMPv4) {
+      pseudo = header::PseudoHeaderSum(
+          header::IPv4Address::From(ip + kIPv4SourceOffset),
+          IPv4FinalDestination(d, p.network_header_length),
+          p.transport_protocol, static_cast<uint16_t>(length));
+    }
+  } else {
+    header::IPv6Address dst;
+    if (!IPv6FinalDestination(d, dst)) return Add(out, f);
+    pseudo = header::PseudoHeaderSum(
+        header::IPv6Address::From(ip + kIPv6SourceOffset), dst,
+        p.transport_protocol, static_cast<uint32_t>(length));
+  }
+  Judge(d, t, end, pseudo, layer == Layer::kUDP, f);
+  Add(out, f);
+}
+
+}  // namespace
+
+std::string_view LayerName(Layer layer) {
+  switch (layer) {
+    case Layer::kIPv4:
+      return "ipv4";
+    case Layer::kTCP:
+      return "tcp";
+    case Layer::kUDP:
+      return "udp";
+    case Layer::kICMPv4:
+      return "icmpv4";
+    case Layer::kICMPv6:
+      return "icmpv6";
+  }
+  return "?";
+}
+
+std::string_view VerdictName(Verdict verdict) {
+  switch (verdict) {
+    case Verdict::kGood:
+      return "good";
+    case Verdict::kBad:
+      return "bad";
+    case Verdict::kUnverified:
+      return "unverified";
+    case Verdict::kNone:
+      return "none";
+  }
+  return "?";
+}
+
+FrameCheck CheckFrame(uint32_t linktype, std::span<const uint8_t> frame) {
+  FrameCheck out;
+  LinkDecode link = DecodeLink(linktype, frame);
+  ParsedPacket parsed;
+  switch (link.payload) {
+    case LinkPayload::kUnsupported:
+      out.kind = FrameKind::kUnsupportedLink;
+      return out;
+    case LinkPayload::kTruncated:
+      out.kind = FrameKind::kUndecodable;
+      out.reason = "link-layer header truncated";
+      return out;
+    case LinkPayload::kNotIP:
+      out.kind = FrameKind::kNotIP;
+      return out;
+    case LinkPayload::kEthernet:
+      parsed = tcpip::ParseEthernet(frame);
+      break;
+    case LinkPayload::kIP:
+      parsed = tcpip::ParseIP(frame.subspan(link.offset));
+      break;
+  }
+  if (parsed.network == NetworkProtocol::kNone) {
+    if (parsed.ok()) {
+      out.kind = FrameKind::kNotIP;
+    } else {
+      out.kind = FrameKind::kUndecodable;
+      out.reason = parsed.reason;
+    }
+    return out;
+  }
+  Datagram d;
+  d.frame = frame;
+  d.parsed = &parsed;
+  d.base = link.offset;
+  d.network = d.base + parsed.network_offset;
+  d.captured_end = frame.size();
+  if (parsed.ok()) {
+    d.captured_end = d.network + parsed.captured_ip_bytes;
+  } else if (d.network + parsed.ip_length < frame.size() &&
+             parsed.ip_length != 0) {
+    d.captured_end = d.network + parsed.ip_length;
+  }
+  const bool v4 = parsed.network == NetworkProtocol::kIPv4;
+  out.kind = v4 ? FrameKind::kIPv4 : FrameKind::kIPv6;
+  if (!parsed.ok() && parsed.error != ParseError::kTruncated) {
+    // Fields no valid packet holds: nothing can be located with trust.
+    out.kind = FrameKind::kUndecodable;
+    out.reason = parsed.reason;
+    return out;
+  }
+  out.reason = parsed.reason;  // empty when ok
+  if (v4) CheckIPv4Header(d, out);
+  if (parsed.has_transport_header()) CheckTransport(d, out);
+  return out;
+}
+
+size_t FixFrame(const FrameCheck& check, std::span<uint8_t> frame) {
+  size_t changed = 0;
+  for (const FieldCheck& f : check.checks()) {
+    if (f.verdict != Verdict::kBad || !f.has_stored || !f.has_computed) {
+      continue;
+    }
+    if (f.offset + 2 > frame.size()) continue;
+    checksum::Put(frame.data() + f.offset, f.computed);
+    ++changed;
+  }
+  return changed;
+}
+
+}  // namespace ipsum::csum

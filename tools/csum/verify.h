@@ -1,0 +1,145 @@
+// Copyright 2026 The ipsum Authors. SPDX-License-Identifier: Apache-2.0
+//
+// The verdicts of `csum verify` for one captured frame: the link layer
+// (link.h), then tcpip::ParseEthernet / tcpip::ParseIP for the layers, then
+// the checksum of every checksum field in the frame's outermost IP datagram:
+// the IPv4 header (RFC 791 section 3.1), TCP (RFC 9293 section 3.1), UDP
+// (RFC 768; RFC 8200 section 8.1 over IPv6), ICMPv4 (RFC 792) and ICMPv6
+// (RFC 4443 section 2.3). `FixFrame` writes the right value into every field
+// judged bad, for `csum fix`.
+//
+// Verdicts:
+//   good        the covered bytes (and pseudo-header) sum to 0xffff, the
+//               receiver's check of RFC 1071 section 1;
+//   bad         they do not;
+//   unverified  the verdict cannot be known: a covered byte is not in the
+//               capture (snaplen cut, or an IP length that runs past the
+//               bytes captured), the datagram is a fragment (a transport
+//               checksum covers the reassembled datagram), or a length
+//               field contradicts the one around it;
+//   none        UDP over IPv4 whose checksum field is 0: "the transmitter
+//               generated no checksum" (RFC 768). Over IPv6 a zero UDP
+//               checksum is bad: RFC 8200 section 8.1 requires one.
+// An IPv4 header checksum is judged whenever the header itself was
+// captured, whatever happened to the rest of the datagram.
+//
+// Negative zero. One's-complement arithmetic has two zeros, 0x0000 and
+// 0xffff. A sender that computes a checksum from scratch stores ~sum; the sum
+// of data that is not all zero is never 0x0000 (end-around carry turns it
+// into 0xffff), so the stored value is 0x0000 when the sum is 0xffff and is
+// never 0xffff. But a router or NAT that updates a checksum incrementally
+// with RFC 1141's equation (RFC 1624 section 3 shows the case) can leave
+// 0xffff where a recompute gives 0x0000. Both are the same number, and the
+// receiver's check -- the whole, field included, sums to 0xffff -- accepts
+// both, as Linux, the BSDs and gVisor do. csum judges by that check, so a
+// stored 0xffff where 0x0000 is computed is `good` (its `computed` column
+// still shows 0x0000, the from-scratch value, so the difference is visible,
+// and `fix` leaves it alone). The converse, a stored 0x0000 where 0xffff is
+// computed, can only happen when every covered byte is zero -- an ICMPv4
+// message without a pseudo-header, e.g. an Echo Reply with identifier,
+// sequence and data all zero -- and there the whole sums to 0x0000, which
+// no receiver accepts: `bad`, and `fix` stores 0xffff. (UDP has its own rule
+// for the zero it computes: RFC 768 transmits it as 0xffff, so 0xffff is
+// the only right value there.)
+//
+// IPv6 with a Routing header whose Segments Left is not zero: the
+// pseudo-header carries the final destination (RFC 8200 section 8.1), read
+// from the Routing header for types 0, 2 and 4 (RFC 8754 Segment List[0]);
+// other types are `unverified`. IPv4 loose and strict source routes (RFC
+// 791 section 3.1) whose route is not yet used up likewise name the final
+// destination as the last address of the option (RFC 9293 section 3.1,
+// "the final destination").
+//
+// No libpcap here: this compiles and is tested on every target.
+
+#ifndef IPSUM_TOOLS_CSUM_VERIFY_H_
+#define IPSUM_TOOLS_CSUM_VERIFY_H_
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string_view>
+
+namespace ipsum::csum {
+
+// Layer names the checksum field a record is about.
+enum class Layer : uint8_t { kIPv4, kTCP, kUDP, kICMPv4, kICMPv6 };
+
+// kLayerCount is the number of Layer values.
+inline constexpr size_t kLayerCount = 5;
+
+// LayerName returns "ipv4", "tcp", "udp", "icmpv4" or "icmpv6".
+std::string_view LayerName(Layer layer);
+
+// Verdict is the judgement of one checksum field; see the file comment.
+enum class Verdict : uint8_t { kGood, kBad, kUnverified, kNone };
+
+// kVerdictCount is the number of Verdict values.
+inline constexpr size_t kVerdictCount = 4;
+
+// VerdictName returns "good", "bad", "unverified" or "none".
+std::string_view VerdictName(Verdict verdict);
+
+// FieldCheck is the verdict on one checksum field of a frame.
+struct FieldCheck {
+  Layer layer = Layer::kIPv4;
+  Verdict verdict = Verdict::kUnverified;
+  // has_stored is true when the field's two bytes are in the capture; then
+  // `stored` is its value and `offset` where it starts, counted from the
+  // first byte of the frame, link-layer header included.
+  bool has_stored = false;
+  uint16_t stored = 0;
+  size_t offset = 0;
+  // has_computed is true for good and bad verdicts; `computed` is the value
+  // the field should hold (see the file comment on negative zero).
+  bool has_computed = false;
+  uint16_t computed = 0;
+};
+
+// FrameKind classifies a frame for the summary.
+enum class FrameKind : uint8_t {
+  // kIPv4, kIPv6: an IP datagram was found (it may be truncated).
+  kIPv4,
+  kIPv6,
+  // kNotIP: the link layer carries something else (ARP, ...).
+  kNotIP,
+  // kUndecodable: the frame ends inside the link or IP headers, or they
+  // hold values no valid packet has; `reason` says which.
+  kUndecodable,
+  // kUnsupportedLink: the capture's link type is not one csum decodes.
+  kUnsupportedLink,
+};
+
+// kMaxFieldsPerFrame bounds FrameCheck::fields: the IPv4 header checksum
+// and one transport checksum.
+inline constexpr size_t kMaxFieldsPerFrame = 2;
+
+// FrameCheck is the result of CheckFrame: what the frame is and the
+// checksum fields met in its outermost IP datagram, in header order.
+struct FrameCheck {
+  FrameKind kind = FrameKind::kUndecodable;
+  // reason is a fixed sentence for kUndecodable frames, else empty.
+  std::string_view reason;
+  uint8_t field_count = 0;
+  std::array<FieldCheck, kMaxFieldsPerFrame> fields{};
+
+  // checks returns fields[0, field_count).
+  std::span<const FieldCheck> checks() const {
+    return std::span<const FieldCheck>(fields).first(field_count);
+  }
+};
+
+// CheckFrame judges every checksum field of `frame`, a captured packet of
+// link type `linktype` (a LINKTYPE_ value, link.h). It reads no byte
+// outside `frame`, does not allocate and does not throw.
+FrameCheck CheckFrame(uint32_t linktype, std::span<const uint8_t> frame);
+
+// FixFrame stores `computed` into every field of `check` judged bad; `frame`
+// must be the bytes `check` was computed from. Returns the number of fields
+// changed. Good, unverified and none fields are left alone.
+size_t FixFrame(const FrameCheck& check, std::span<uint8_t> frame);
+
+}  // namespace ipsum::csum
+
+#endif  // IPSUM_TOOLS_CSUM_VERIFY_H_
