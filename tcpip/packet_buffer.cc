@@ -1,0 +1,95 @@
+// Copyright 2026 The ipsum Authors. SPDX-License-Identifier: Apache-2.0
+//
+// PacketBuffer: Push and Consume over the inline header area.
+
+#include "tcpip/packet_buffer.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+#include <utility>
+
+#include "checksum/checksum.h"
+
+namespace ipsum::tcpip {
+
+PacketBuffer::PacketBuffer(buffer::Buffer payload, size_t reserve)
+    : data_(std::move(payload)) {
+  if (reserve > kHeaderCapacity) std::abort();  // Broken invariant.
+  start_ = end_ = static_cast<uint16_t>(reserve);
+}
+
+PacketBuffer PacketBuffer::FromFrame(buffer::Buffer frame) {
+  return PacketBuffer(std::move(frame), 0);
+}
+
+std::span<uint8_t> PacketBuffer::Push(Layer layer, size_t n) {
+  // Like gVisor's PacketBuffer.push: running out of reserved bytes means
+  // the caller reserved too little, a bug, not input.
+  if (n > start_) std::abort();
+  start_ = static_cast<uint16_t>(start_ - n);
+  slots_[static_cast<size_t>(layer)] = {start_, static_cast<uint16_t>(n)};
+  return {area_.data() + start_, n};
+}
+
+std::optional<std::span<uint8_t>> PacketBuffer::Consume(Layer layer, size_t n) {
+  if (n > data_.size() || n > kHeaderCapacity - end_) return std::nullopt;
+  std::span<uint8_t> dst(area_.data() + end_, n);
+  if (!data_.CopyOut(0, dst) || !data_.TrimFront(n)) return std::nullopt;
+  slots_[static_cast<size_t>(layer)] = {end_, static_cast<uint16_t>(n)};
+  end_ = static_cast<uint16_t>(end_ + n);
+  return dst;
+}
+
+buffer::Buffer PacketBuffer::ToBuffer() const {
+  buffer::Buffer out = data_.Clone();
+  if (end_ > start_) out.Prepend(headers());
+  return out;
+}
+
+std::optional<uint16_t> PacketBuffer::Checksum(size_t offset, size_t length,
+                                               uint16_t initial) const {
+  if (offset > size() || length > size() - offset) return std::nullopt;
+  std::span<const uint8_t> h = headers();
+  uint16_t sum = initial;
+  size_t done = 0;
+  if (offset < h.size()) {
+    done = std::min(h.size() - offset, length);
+    sum = checksum::Checksum(h.subspan(offset, done), sum);
+    offset = 0;
+  } else {
+    offset -= h.size();
+  }
+  if (done < length) {
+    std::optional<uint16_t> rest = data_.Checksum(offset, length - done);
+    if (!rest) return std::nullopt;
+    // The data part starts `done` bytes into the range: an odd start puts
+    // its bytes in the other halves of the words (RFC 1071 section 2(B)).
+    sum = checksum::CombineAt(sum, *rest, done);
+  }
+  return sum;
+}
+
+bool PacketBuffer::CopyIn(size_t offset, std::span<const uint8_t> src) {
+  if (offset > size() || src.size() > size() - offset) return false;
+  std::span<uint8_t> h = headers();
+  if (offset < h.size()) {
+    size_t n = std::min(h.size() - offset, src.size());
+    std::memcpy(h.data() + offset, src.data(), n);
+    src = src.subspan(n);
+    offset = 0;
+  } else {
+    offset -= h.size();
+  }
+  return src.empty() || data_.CopyIn(offset, src);
+}
+
+std::vector<uint8_t> PacketBuffer::Flatten() const {
+  std::vector<uint8_t> out(size());
+  std::span<const uint8_t> h = headers();
+  if (!h.empty()) std::memcpy(out.data(), h.data(), h.size());
+  data_.CopyOut(0, std::span<uint8_t>(out).subspan(h.size()));
+  return out;
+}
+
+}  // namespace ipsum::tcpip
