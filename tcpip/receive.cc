@@ -1,0 +1,309 @@
+// Copyright 2026 The ipsum Authors. SPDX-License-Identifier: Apache-2.0
+//
+// Receive: parse step, header validation with the header package's views,
+// Consume per layer, then the transport checksum in the packet's offload
+// state.
+
+#include "tcpip/receive.h"
+
+#include <algorithm>
+#include <utility>
+
+#include "checksum/checksum.h"
+#include "checksum/endian.h"
+#include "header/checksum.h"
+#include "header/ipv4.h"
+#include "header/ipv6.h"
+#include "header/protocol.h"
+#include "header/udp.h"
+
+namespace ipsum::tcpip {
+namespace {
+
+using checksum::Combine;
+using checksum::CombineAt;
+using checksum::Subtract;
+
+// AtParity returns `sum`, the sum of bytes that start `offset` bytes into a
+// checksummed range, as it counts in the range's sum: byte-swapped when the
+// offset is odd (RFC 1071 section 2(B)). It is its own inverse.
+uint16_t AtParity(uint16_t sum, size_t offset) {
+  return (offset & 1) ? ByteSwap16(sum) : sum;
+}
+
+// IsOnesComplementZero reports whether `sum` is zero in one's-complement
+// arithmetic, where 0x0000 and 0xffff are both zero (RFC 1624 section 3).
+bool IsOnesComplementZero(uint16_t sum) { return sum == 0 || sum == 0xffff; }
+
+DropReason FromParseError(ParseError e) {
+  switch (e) {
+    case ParseError::kTruncated:
+      return DropReason::kTruncated;
+    case ParseError::kMalformed:
+      return DropReason::kMalformed;
+    case ParseError::kOk:
+    case ParseError::kUnsupported:
+      break;
+  }
+  return DropReason::kUnsupported;
+}
+
+// Complete tracks a CHECKSUM_COMPLETE sum while the frame is cut down to
+// its transport bytes: `sum` is the sum of the packet's bytes from `start`
+// to its current end, counted from `start`.
+struct Complete {
+  bool usable = false;
+  size_t start = 0;
+  uint16_t sum = 0;
+};
+
+// TrimTail cuts pkt's data to `keep` bytes; for a usable COMPLETE sum, the
+// sum of the bytes cut (which start at packet offset `end`) is taken out.
+bool TrimTail(PacketBuffer& pkt, size_t keep, Complete& c) {
+  buffer::Buffer& data = pkt.data();
+  if (keep > data.size()) return false;
+  if (keep == data.size()) return true;
+  if (c.usable) {
+    size_t end = pkt.headers().size() + keep;  // Packet offset of the cut.
+    std::optional<uint16_t> cut = data.Checksum(keep, data.size() - keep);
+    if (!cut) return false;
+    c.sum = Subtract(c.sum, AtParity(*cut, end - c.start));
+  }
+  return data.Truncate(keep);
+}
+
+}  // namespace
+
+std::string_view ToString(DropReason r) {
+  switch (r) {
+    case DropReason::kTruncated:
+      return "truncated";
+    case DropReason::kMalformed:
+      return "malformed";
+    case DropReason::kUnsupported:
+      return "unsupported";
+    case DropReason::kBadIPChecksum:
+      return "bad IP checksum";
+    case DropReason::kBadTransportChecksum:
+      return "bad transport checksum";
+    case DropReason::kUDPZeroChecksum:
+      return "UDP zero checksum over IPv6";
+    case DropReason::kBadOffloadMetadata:
+      return "bad offload metadata";
+  }
+  return "unknown";
+}
+
+uint64_t ReceiveStats::TotalDropped() const {
+  uint64_t n = 0;
+  for (uint64_t d : dropped) n += d;
+  return n;
+}
+
+std::optional<ReceivedPacket> Receive(PacketBuffer pkt, LinkType link,
+                                      ReceiveStats& stats) {
+  ++stats.received;
+  auto drop = [&stats](DropReason r) -> std::optional<ReceivedPacket> {
+    ++stats.dropped[static_cast<size_t>(r)];
+    return std::nullopt;
+  };
+  // A frame arrives whole in data(); nothing consumed yet.
+  if (!pkt.headers().empty()) return drop(DropReason::kUnsupported);
+  buffer::Buffer& data = pkt.data();
+  const size_t frame_size = data.size();
+
+  // Offload metadata is input too: check it before using it.
+  Complete complete;
+  if (pkt.checksum_status == ChecksumStatus::kComplete) {
+    if (pkt.csum_start > frame_size) {
+      return drop(DropReason::kBadOffloadMetadata);
+    }
+    complete.start = pkt.csum_start;
+    complete.sum = pkt.csum;
+  }
+
+  // The parse step, on the frame's first bytes made contiguous (no copy
+  // when the first view holds them, as a NIC's receive buffer does).
+  std::optional<std::span<const uint8_t>> prefix =
+      data.PullUp(0, std::min(frame_size, PacketBuffer::kHeaderCapacity));
+  if (!prefix) return drop(DropReason::kTruncated);
+  ReceivedPacket out;
+  ParsedPacket& p = out.parsed;
+  p = link == LinkType::kEthernet ? ParseEthernetPrefix(*prefix, frame_size)
+                                  : ParseIPPrefix(*prefix, frame_size);
+  if (!p.ok()) return drop(FromParseError(p.error));
+  if (p.network == NetworkProtocol::kNone) {
+    return drop(DropReason::kUnsupported);
+  }
+  if (p.truncated) return drop(DropReason::kTruncated);
+
+  // Validate the network header with the header package's views.
+  std::span<const uint8_t> net = prefix->subspan(p.network_offset);
+  if (p.network == NetworkProtocol::kIPv4) {
+    header::Result<header::IPv4> ip = header::IPv4::ParsePrefix(net);
+    if (!ip.ok()) return drop(DropReason::kMalformed);
+    // RFC 791 section 3.1, Header Checksum: "the 16 bit one's complement
+    // of the one's complement sum of all 16 bit words in the header".
+    if (!ip->IsChecksumValid()) return drop(DropReason::kBadIPChecksum);
+    out.source_v4 = ip->source();
+    out.destination_v4 = ip->destination();
+  } else {
+    header::Result<header::IPv6> ip = header::IPv6::ParsePrefix(net);
+    if (!ip.ok()) return drop(DropReason::kMalformed);
+    header::Result<header::IPv6Chain> chain = ip->WalkExtensionHeaders();
+    if (!chain.ok()) return drop(DropReason::kMalformed);
+    // RFC 8200 section 8.1: with Segments Left > 0 this node is not the
+    // final destination, whose address the pseudo-header needs.
+    if (p.segments_left != 0) return drop(DropReason::kUnsupported);
+    out.source_v6 = ip->source();
+    out.destination_v6 = ip->destination();
+  }
+
+  // Consume the link and network headers (prefix is invalid from here).
+  if (p.link_header_length != 0 &&
+      !pkt.Consume(Layer::kLink, p.link_header_length)) {
+    return drop(DropReason::kUnsupported);
+  }
+  if (!pkt.Consume(Layer::kNetwork, p.network_header_length)) {
+    return drop(DropReason::kUnsupported);
+  }
+  const size_t t = p.transport_offset;  // Packet offset of the transport.
+  // A COMPLETE sum that starts past the transport header does not cover
+  // it: unusable, software verifies.
+  complete.usable =
+      pkt.checksum_status == ChecksumStatus::kComplete && complete.start <= t;
+  if (pkt.checksum_status == ChecksumStatus::kComplete && !complete.usable) {
+    ++stats.complete_fallback;
+  }
+  // Bytes past the IP length (Ethernet padding) belong to no layer.
+  if (!TrimTail(pkt, p.transport_length, complete)) {
+    return drop(DropReason::kTruncated);
+  }
+  pkt.network_protocol = p.network;
+
+  if (p.is_fragment) {
+    // Handed up as it is: reassembly is the caller's, and the transport
+    // checksum covers the reassembled datagram only.
+    out.is_fragment = true;
+    ++stats.fragments;
+    ++stats.delivered;
+    out.packet = std::move(pkt);
+    return out;
+  }
+
+  const bool v4 = p.network == NetworkProtocol::kIPv4;
+  uint8_t protocol = p.transport_protocol;
+  size_t transport_length = p.transport_length;
+  bool udp_no_checksum = false;
+  if (protocol == header::kProtocolTCP) {
+    if (transport_length < header::TCP::kMinSize) {
+      return drop(DropReason::kMalformed);
+    }
+    uint8_t offset_byte = 0;
+    if (!data.CopyOut(12, std::span(&offset_byte, 1))) {
+      return drop(DropReason::kTruncated);
+    }
+    // RFC 9293 section 3.1, Data Offset: "The number of 32-bit words in
+    // the TCP header"; at least 5, and within the segment.
+    size_t data_offset = static_cast<size_t>(offset_byte >> 4) * 4;
+    if (data_offset < header::TCP::kMinSize || data_offset > transport_length) {
+      return drop(DropReason::kMalformed);
+    }
+    std::optional<std::span<uint8_t>> th =
+        pkt.Consume(Layer::kTransport, data_offset);
+    if (!th) return drop(DropReason::kUnsupported);
+    header::Result<header::TCP> tcp = header::TCP::Parse(*th);
+    if (!tcp.ok()) return drop(DropReason::kMalformed);
+    header::Result<header::TCPOptions> options = tcp->ParseOptions();
+    if (!options.ok()) return drop(DropReason::kMalformed);
+    TCPInfo info;
+    info.seq = tcp->seq();
+    info.ack = tcp->ack();
+    info.flags = tcp->flags();
+    info.window = tcp->window();
+    info.urgent_pointer = tcp->urgent_pointer();
+    info.options = *options;
+    out.tcp = info;
+    out.source_port = tcp->source_port();
+    out.destination_port = tcp->destination_port();
+    pkt.transport_protocol = TransportProtocol::kTCP;
+  } else if (protocol == header::kProtocolUDP) {
+    if (transport_length < header::UDP::kSize) {
+      return drop(DropReason::kMalformed);
+    }
+    std::optional<std::span<uint8_t>> uh =
+        pkt.Consume(Layer::kTransport, header::UDP::kSize);
+    if (!uh) return drop(DropReason::kUnsupported);
+    header::Result<header::UDP> udp = header::UDP::ParsePrefix(*uh);
+    if (!udp.ok()) return drop(DropReason::kMalformed);
+    // RFC 768: Length "is the length in octets of this user datagram
+    // including this header and the data"; it may be shorter than the IP
+    // payload (the rest is not the datagram's), never longer.
+    size_t length = udp->length();
+    if (length < header::UDP::kSize || length > transport_length) {
+      return drop(DropReason::kMalformed);
+    }
+    if (!TrimTail(pkt, length - header::UDP::kSize, complete)) {
+      return drop(DropReason::kMalformed);
+    }
+    transport_length = length;
+    if (udp->checksum() == 0) {
+      // RFC 768: "An all zero transmitted checksum value means that the
+      // transmitter generated no checksum". RFC 8200 section 8.1: "IPv6
+      // receivers must discard UDP packets containing a zero checksum".
+      if (!v4) return drop(DropReason::kUDPZeroChecksum);
+      udp_no_checksum = true;
+    }
+    out.source_port = udp->source_port();
+    out.destination_port = udp->destination_port();
+    pkt.transport_protocol = TransportProtocol::kUDP;
+  } else {
+    return drop(DropReason::kUnsupported);
+  }
+
+  if (udp_no_checksum) {
+    ++stats.udp_no_checksum;
+  } else if (pkt.checksum_status == ChecksumStatus::kUnnecessary ||
+             pkt.checksum_status == ChecksumStatus::kPartial) {
+    // kPartial on receive is a locally built packet looped back, never on
+    // a wire: trusted, as Linux's skb_csum_unnecessary does.
+    ++stats.checksum_unnecessary;
+    out.checksum_verified = true;
+  } else {
+    uint16_t pseudo = v4 ? header::PseudoHeaderSum(
+                               out.source_v4, out.destination_v4, protocol,
+                               static_cast<uint16_t>(transport_length))
+                         : header::PseudoHeaderSum(
+                               out.source_v6, out.destination_v6, protocol,
+                               static_cast<uint32_t>(transport_length));
+    uint16_t sum;
+    if (complete.usable) {
+      // Take the consumed headers in front of the transport out of the
+      // NIC's sum; what is left is the transport's sum, counted from
+      // complete.start, so its parity is t - start.
+      std::optional<uint16_t> pulled =
+          pkt.Checksum(complete.start, t - complete.start);
+      if (!pulled) return drop(DropReason::kBadOffloadMetadata);
+      uint16_t transport =
+          AtParity(Subtract(complete.sum, *pulled), t - complete.start);
+      sum = Combine(pseudo, transport);
+    } else {
+      std::optional<uint16_t> s = pkt.Checksum(t, transport_length, pseudo);
+      if (!s) return drop(DropReason::kTruncated);
+      sum = *s;
+    }
+    // RFC 1071 section 1: "If the result is all 1 bits, the check
+    // succeeds"; with a subtraction in the way, 0x0000 is the same number.
+    if (!IsOnesComplementZero(sum)) {
+      return drop(DropReason::kBadTransportChecksum);
+    }
+    ++(complete.usable ? stats.checksum_complete : stats.checksum_software);
+    out.checksum_verified = true;
+  }
+
+  ++stats.delivered;
+  out.packet = std::move(pkt);
+  return out;
+}
+
+}  // namespace ipsum::tcpip

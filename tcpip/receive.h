@@ -1,0 +1,159 @@
+// Copyright 2026 The ipsum Authors. SPDX-License-Identifier: Apache-2.0
+//
+// Receive: decode and validate a frame, Ethernet (with VLAN tags) or bare
+// IP, then IPv4 (header checksum, options; fragments are handed up
+// unverified, not reassembled) or IPv6 (extension header chain), then TCP
+// or UDP with the transport checksum verified over the chained payload.
+//
+// The checksum is verified according to the packet's checksum_status, the
+// states of Linux's skb->ip_summed:
+//
+//   - kNone: in software. The payload is summed view by view where it lies
+//     and combined with the sums of the pseudo-header and the (consumed)
+//     transport header.
+//   - kUnnecessary: the NIC verified it; nothing is summed.
+//   - kComplete: the NIC summed the packet from csum_start to its end (the
+//     one's-complement sum, folded, not complemented, in `csum`). The
+//     transport's sum is what remains after taking out, by one's-complement
+//     subtraction, the sums of the bytes in front of the transport header
+//     (the headers consumed) and behind its end (Ethernet padding, bytes
+//     past the IP or UDP length), each at its offset's byte parity (RFC
+//     1071 section 2(B)); then the pseudo-header's sum is added. A result of
+//     0x0000 and one of 0xffff are the same one's-complement number ("minus
+//     zero", RFC 1624 section 3): the check accepts either, so a transport
+//     whose bytes sum to zero is not rejected when the subtraction leaves
+//     the other zero. csum_start is untrusted: past the frame's end the
+//     packet is dropped (kBadOffloadMetadata); past the transport header
+//     the sum cannot be used and software verifies.
+//
+// Malformed packets are ordinary input (gVisor's MalformedPacketsReceived):
+// Receive counts the reason in ReceiveStats and drops the packet. Nothing
+// else happens to the caller; nothing throws, nothing reads out of bounds.
+
+#ifndef IPSUM_TCPIP_RECEIVE_H_
+#define IPSUM_TCPIP_RECEIVE_H_
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string_view>
+
+#include "header/address.h"
+#include "header/tcp.h"
+#include "tcpip/packet_buffer.h"
+#include "tcpip/parse.h"
+
+namespace ipsum::tcpip {
+
+// DropReason is why Receive dropped a packet.
+enum class DropReason : uint8_t {
+  // kTruncated: the frame ends before its headers do, or before the length
+  // its IP header declares (a cut frame).
+  kTruncated = 0,
+  // kMalformed: a field no valid packet holds: IP version, IPv4 IHL or
+  // total length, an IPv4, IPv6 or TCP option's length, an extension
+  // header past the payload, TCP data offset, UDP length.
+  kMalformed,
+  // kUnsupported: not IP (another EtherType), a transport other than TCP
+  // and UDP, an IPv6 jumbogram, more than two VLAN tags, headers longer
+  // than the header area.
+  kUnsupported,
+  // kBadIPChecksum: the IPv4 header checksum is wrong.
+  kBadIPChecksum,
+  // kBadTransportChecksum: the TCP or UDP checksum is wrong.
+  kBadTransportChecksum,
+  // kUDPZeroChecksum: a UDP checksum of 0 over IPv6, which RFC 8200
+  // section 8.1 says receivers must discard.
+  kUDPZeroChecksum,
+  // kBadOffloadMetadata: offload metadata that does not fit the packet
+  // (a CHECKSUM_COMPLETE start past the end of the frame).
+  kBadOffloadMetadata,
+};
+
+// kDropReasonCount is the number of DropReason values.
+inline constexpr size_t kDropReasonCount = 7;
+
+// ToString returns the stable name of `r`, e.g. "bad transport checksum".
+std::string_view ToString(DropReason r);
+
+// ReceiveStats counts what Receive did, per packet.
+struct ReceiveStats {
+  // received counts every packet given to Receive; each is then either
+  // delivered or dropped for exactly one reason.
+  uint64_t received = 0;
+  uint64_t delivered = 0;
+  std::array<uint64_t, kDropReasonCount> dropped{};
+
+  // Of the delivered: how the transport checksum was judged.
+  uint64_t checksum_software = 0;     // kNone, or kComplete fallback
+  uint64_t checksum_unnecessary = 0;  // kUnnecessary
+  uint64_t checksum_complete = 0;     // kComplete, by subtraction
+  // complete_fallback counts kComplete packets whose csum_start lay past
+  // the transport header, verified in software instead.
+  uint64_t complete_fallback = 0;
+  // udp_no_checksum counts IPv4 UDP datagrams sent without a checksum.
+  uint64_t udp_no_checksum = 0;
+  // fragments counts IP fragments handed up unverified.
+  uint64_t fragments = 0;
+
+  // Dropped returns the count for `reason`.
+  uint64_t Dropped(DropReason reason) const {
+    return dropped[static_cast<size_t>(reason)];
+  }
+  // TotalDropped returns the drops for every reason.
+  uint64_t TotalDropped() const;
+};
+
+// LinkType is what a frame starts with.
+enum class LinkType : uint8_t {
+  kEthernet,
+  // kIP: the frame is an IP datagram (a tun device, a loopback).
+  kIP,
+};
+
+// TCPInfo is a received TCP segment's header, decoded.
+struct TCPInfo {
+  uint32_t seq = 0;
+  uint32_t ack = 0;
+  uint8_t flags = 0;
+  uint16_t window = 0;
+  uint16_t urgent_pointer = 0;
+  header::TCPOptions options;
+};
+
+// ReceivedPacket is what Receive hands up.
+struct ReceivedPacket {
+  // packet holds the consumed headers (packet.Header(Layer::k*)) and, in
+  // packet.data(), the transport payload (for a fragment: the fragment's
+  // data after the IP headers), trimmed to the length the headers declare.
+  PacketBuffer packet;
+  // parsed is the parse step's description of the frame as received.
+  ParsedPacket parsed;
+  // network addresses; the unused family is zero.
+  header::IPv4Address source_v4;
+  header::IPv4Address destination_v4;
+  header::IPv6Address source_v6;
+  header::IPv6Address destination_v6;
+  // is_fragment: an IP fragment, handed up with no transport decoded and
+  // its checksum unverified (reassembly is not this layer's job).
+  bool is_fragment = false;
+  // checksum_verified: the transport checksum was verified (in software,
+  // by the NIC or from the NIC's sum). False for fragments and for IPv4 UDP
+  // sent without a checksum.
+  bool checksum_verified = false;
+  // Transport ports (TCP and UDP), and the TCP header when TCP.
+  uint16_t source_port = 0;
+  uint16_t destination_port = 0;
+  std::optional<TCPInfo> tcp;
+};
+
+// Receive decodes and validates `frame` (pkt.data() holds the frame;
+// checksum_status, csum_start and csum say what the NIC did) and returns
+// the packet, or counts the reason in `stats` and returns nullopt.
+std::optional<ReceivedPacket> Receive(PacketBuffer frame, LinkType link,
+                                      ReceiveStats& stats);
+
+}  // namespace ipsum::tcpip
+
+#endif  // IPSUM_TCPIP_RECEIVE_H_
