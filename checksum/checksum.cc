@@ -11,16 +11,16 @@
 #include <cstdint>
 #include <span>
 
+#include "checksum/internal/active.h"
 #include "checksum/internal/impl.h"
 
 namespace ipsum::checksum {
 namespace {
 
-// ActiveSum is the implementation behind Checksum and Checksummer. It is the
-// one line that changes when run-time dispatch (dispatch.h) takes over from
-// the portable implementation.
+// ActiveSum is the implementation behind Checksum and Checksummer: the one
+// chosen at run time (dispatch.h), through a cached function pointer.
 inline uint16_t ActiveSum(const uint8_t* data, size_t len, uint16_t initial) {
-  return internal::PortableSum(data, len, initial);
+  return internal::CallActiveSum(data, len, initial);
 }
 
 }  // namespace
@@ -31,6 +31,11 @@ uint16_t Checksum(std::span<const uint8_t> data, uint16_t initial) {
 
 uint16_t Checksum(const void* data, size_t len, uint16_t initial) {
   return ActiveSum(static_cast<const uint8_t*>(data), len, initial);
+}
+
+uint16_t CopyAndChecksum(uint8_t* dst, const uint8_t* src, size_t len,
+                         uint16_t initial) {
+  return internal::CallActiveCopySum(dst, src, len, initial);
 }
 
 void Checksummer::Add(std::span<const uint8_t> data) {

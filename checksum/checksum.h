@@ -40,6 +40,14 @@ uint16_t Checksum(std::span<const uint8_t> data, uint16_t initial = 0);
 // when `len` is 0.
 uint16_t Checksum(const void* data, size_t len, uint16_t initial = 0);
 
+// CopyAndChecksum copies src[0, len) to dst[0, len) and returns
+// Checksum(src, len, initial), reading the source once: the fused copy and
+// checksum of a receive path that moves payload out of a ring, or a send path
+// that moves it in. The ranges must not overlap; nothing outside dst[0, len)
+// is written. Uses the implementation chosen at run time (dispatch.h).
+uint16_t CopyAndChecksum(uint8_t* dst, const uint8_t* src, size_t len,
+                         uint16_t initial = 0);
+
 // Combine returns the one's-complement sum of two 16-bit sums: the sum of the
 // concatenation of two byte strings, the first of even length.
 constexpr uint16_t Combine(uint16_t a, uint16_t b) {

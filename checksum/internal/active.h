@@ -1,0 +1,65 @@
+// Copyright 2026 The ipsum Authors. SPDX-License-Identifier: Apache-2.0
+//
+// The cached pointers to the chosen implementation that checksum.cc calls
+// through. Each starts at a resolver that runs the process-wide selection
+// (dispatch.h) on first use, stores the chosen function and forwards the
+// call; from then on a call costs one relaxed atomic load and an indirect
+// call. Constant-initialized, so usable from static initializers.
+//
+// Also the table-driven core of dispatch.h's Select, so that tests can hand
+// it a table with an unsupported entry.
+//
+// Not API: only //checksum's own sources and tests include it.
+
+#ifndef IPSUM_CHECKSUM_INTERNAL_ACTIVE_H_
+#define IPSUM_CHECKSUM_INTERNAL_ACTIVE_H_
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string_view>
+
+#include "absl/status/statusor.h"
+#include "checksum/internal/impl.h"
+
+namespace ipsum::checksum {
+struct Selection;  // dispatch.h
+}  // namespace ipsum::checksum
+
+namespace ipsum::checksum::internal {
+
+// SelectFrom is dispatch.h's Select over `table` instead of
+// CompiledImplementations(). `table` must be non-empty and its first entry
+// always supported (the portable one).
+absl::StatusOr<Selection> SelectFrom(std::span<const Implementation> table,
+                                     std::string_view forced);
+
+// SelectFromEnvironment is the process-wide selection given the value of
+// IPSUM_CHECKSUM_IMPL (null when unset): Select(value), or, when that
+// refuses the name, a line on stderr and an automatic choice whose `error`
+// says why.
+Selection SelectFromEnvironment(const char* value);
+
+// active_sum is the SumFn in use.
+extern std::atomic<SumFn> active_sum;
+
+// active_copy_sum is the CopySumFn in use.
+extern std::atomic<CopySumFn> active_copy_sum;
+
+// CallActiveSum calls the SumFn in use.
+inline uint16_t CallActiveSum(const uint8_t* data, size_t len,
+                              uint16_t initial) {
+  return active_sum.load(std::memory_order_relaxed)(data, len, initial);
+}
+
+// CallActiveCopySum calls the CopySumFn in use.
+inline uint16_t CallActiveCopySum(uint8_t* dst, const uint8_t* src, size_t len,
+                                  uint16_t initial) {
+  return active_copy_sum.load(std::memory_order_relaxed)(dst, src, len,
+                                                         initial);
+}
+
+}  // namespace ipsum::checksum::internal
+
+#endif  // IPSUM_CHECKSUM_INTERNAL_ACTIVE_H_
