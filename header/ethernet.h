@@ -46,8 +46,8 @@ struct VlanTag {
 
 // EthernetFields holds the values to Encode into an Ethernet header.
 struct EthernetFields {
-  MacAddress destination;
-  MacAddress source;
+  MacAddress destination{};
+  MacAddress source{};
   // tag_count is the number of VLAN tags, 0, 1 or 2; tags[0] is the outer.
   uint8_t tag_count = 0;
   std::array<VlanTag, 2> tags{};

@@ -62,7 +62,7 @@ struct ICMPv4Fields {
   // pointer: parameter problem.
   uint8_t pointer = 0;
   // gateway: redirect.
-  IPv4Address gateway;
+  IPv4Address gateway{};
 
   friend bool operator==(const ICMPv4Fields&, const ICMPv4Fields&) = default;
 };

@@ -43,8 +43,8 @@ struct IPv4Fields {
   uint32_t fragment_offset = 0;
   uint8_t ttl = 0;
   uint8_t protocol = 0;
-  IPv4Address source;
-  IPv4Address destination;
+  IPv4Address source{};
+  IPv4Address destination{};
   // options are the option bytes; Encode pads them with zero bytes (End of
   // Option List) to a multiple of 4. At most 40 bytes.
   std::span<const uint8_t> options;

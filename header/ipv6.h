@@ -37,8 +37,8 @@ struct IPv6Fields {
   uint16_t payload_length = 0;
   uint8_t next_header = 0;
   uint8_t hop_limit = 0;
-  IPv6Address source;
-  IPv6Address destination;
+  IPv6Address source{};
+  IPv6Address destination{};
 
   friend bool operator==(const IPv6Fields&, const IPv6Fields&) = default;
 };
