@@ -11,6 +11,8 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <new>
 #include <span>
@@ -27,6 +29,18 @@
 #if defined(IPSUM_FUZZ_ASAN)
 #include <sanitizer/asan_interface.h>
 #endif
+
+// IPSUM_FUZZ_CHECK aborts with the failed condition and its place when
+// `cond` is false: the way a fuzz target reports a wrong answer, which
+// libFuzzer (and the replay main) treat as a crash.
+#define IPSUM_FUZZ_CHECK(cond)                                              \
+  do {                                                                      \
+    if (!(cond)) {                                                          \
+      std::fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, \
+                   #cond);                                                  \
+      std::abort();                                                         \
+    }                                                                       \
+  } while (0)
 
 namespace ipsum::fuzz {
 
