@@ -36,11 +36,13 @@ uint16_t ComputeTransportChecksum(uint16_t pseudo_sum,
                                   std::span<const uint8_t> header,
                                   size_t checksum_offset,
                                   uint16_t payload_sum) {
-  uint16_t sum = Checksum(header, pseudo_sum);
-  // Take the stored field back out: the data is summed as if it were zero.
-  // The field sits at an even offset in every protocol that calls this.
-  uint16_t stored = LoadBig16(header.data() + checksum_offset);
-  sum = Combine(sum, static_cast<uint16_t>(~stored));
+  // Sum the header around the field, as if it held zero. (Summing it whole
+  // and adding ~stored back turned a zero sum into 0xffff, so an all-zero
+  // message, e.g. an ICMPv4 echo reply with identifier, sequence and data
+  // all 0, got 0x0000 instead of 0xffff and failed verification.) The field
+  // sits at an even offset in every protocol that calls this.
+  uint16_t sum = Checksum(header.first(checksum_offset), pseudo_sum);
+  sum = Checksum(header.subspan(checksum_offset + 2), sum);
   sum = CombineAt(sum, payload_sum, header.size());
   return static_cast<uint16_t>(~sum);
 }
