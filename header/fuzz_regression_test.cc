@@ -4,12 +4,14 @@
 // from the crashing input (kept in testdata/fuzz/<fuzzer>/crash-*) down to
 // the smallest case that shows it.
 
+#include <array>
 #include <cstdint>
 #include <vector>
 
 #include "gtest/gtest.h"
 #include "header/icmpv4.h"
 #include "header/internal/test_util.h"
+#include "header/tcp.h"
 
 namespace ipsum::header {
 namespace {
@@ -25,6 +27,30 @@ TEST(FuzzRegressionTest, AllZeroICMPv4MessageGetsChecksumFFFF) {
   EXPECT_EQ(icmp->checksum(), 0xffff);
   EXPECT_TRUE(icmp->IsChecksumValid());
   EXPECT_EQ(testing::ReferenceSum(message), 0xffff);
+}
+
+// transport_fuzzer, crash-tcp-repeated-sack-stale-blocks: a SACK option
+// with three blocks followed by one with one block left blocks 1 and 2 of
+// the first in TCPOptions, so the options did not compare equal to their
+// own encoding re-parsed.
+TEST(FuzzRegressionTest, RepeatedSackOptionLeavesNoStaleBlocks) {
+  const std::vector<uint8_t> area = testing::Hex(
+      "0101 051a 00000001 00000002 00000003 00000004 00000005 00000006"
+      "0101 050a 00000007 00000008");
+  Result<TCPOptions> options = ParseTCPOptions(area);
+  ASSERT_TRUE(options.ok());
+  EXPECT_EQ(options->sack_block_count, 1);
+  EXPECT_EQ(options->sack_blocks[0], (SackBlock{7, 8}));
+  EXPECT_EQ(options->sack_blocks[1], SackBlock{});
+  EXPECT_EQ(options->sack_blocks[2], SackBlock{});
+
+  std::array<uint8_t, 40> encoded{};
+  Result<size_t> n = EncodeTCPOptions(*options, encoded);
+  ASSERT_TRUE(n.ok());
+  Result<TCPOptions> again =
+      ParseTCPOptions(std::span<const uint8_t>(encoded).first(*n));
+  ASSERT_TRUE(again.ok());
+  EXPECT_EQ(*again, *options);
 }
 
 }  // namespace

@@ -62,6 +62,9 @@ Result<TCPOptions> ParseTCPOptions(std::span<const uint8_t> area) {
           return Error::kBadOptionLength;
         }
         o.sack_block_count = static_cast<uint8_t>(n);
+        // A repeated SACK option replaces the earlier one entirely: no
+        // stale blocks past the new count (TCPOptions' == compares all).
+        o.sack_blocks = {};
         for (size_t i = 0; i < n; ++i) {
           o.sack_blocks[i] =
               SackBlock{LoadBig32(d + 8 * i), LoadBig32(d + 8 * i + 4)};
