@@ -23,7 +23,7 @@ for config in $configs; do
   [ "$config" != host ] && flags=(--config="$config")
   echo "=== bazel test ${flags[*]} //..." >&2
   start=$(date +%s)
-  bazel test "${flags[@]}" --test_summary=short //... 2>&1 | tee "$log" |
+  bazel test "${flags[@]}" --keep_going --test_summary=short //... 2>&1 | tee "$log" |
     grep -vE '^(INFO|Loading|Analyzing|\[[0-9,]+ / [0-9,]+\])' >&2
   rc=${PIPESTATUS[0]}
   p=$(grep -cE '^//\S+\s+(\(cached\) )?PASSED' "$log")
