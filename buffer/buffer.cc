@@ -96,9 +96,13 @@ void Buffer::Append(Buffer&& other) {
 }
 
 void Buffer::Append(const Buffer& other) {
-  // Index loop with a fixed count: `other` may be this buffer.
-  const size_t n = other.views_.size();
-  for (size_t i = 0; i < n; ++i) Append(View(other.views_[i]));
+  if (&other == this) {
+    // Appending may merge a view into the last one, which would change the
+    // views being read: append a clone instead.
+    Append(Clone());
+    return;
+  }
+  for (const View& v : other.views_) Append(View(v));
 }
 
 void Buffer::Prepend(Buffer&& other) {
@@ -226,6 +230,27 @@ Buffer Buffer::Clone() const {
   copy.views_ = views_;  // Each View copy shares its chunk.
   copy.size_ = size_;
   return copy;
+}
+
+std::optional<Buffer> Buffer::CloneRange(size_t offset, size_t length) const {
+  std::optional<Buffer> out;
+  if (!InRange(offset, length)) return out;
+  out.emplace();
+  if (length == 0) return out;
+  size_t in_view;
+  size_t i = Locate(offset, &in_view);
+  out->size_ = length;
+  while (length != 0) {
+    const View& v = views_[i++];
+    size_t n = std::min(v.length_ - in_view, length);
+    out->views_.push_back(View(v));  // Shares the chunk.
+    View& copy = out->views_.back();
+    copy.offset_ += in_view;
+    copy.length_ = n;
+    length -= n;
+    in_view = 0;
+  }
+  return out;
 }
 
 Buffer Buffer::DeepClone() const {

@@ -357,6 +357,13 @@ class Buffer {
   // copy-on-write). O(views), no byte copied.
   Buffer Clone() const;
 
+  // CloneRange returns a buffer sharing bytes [offset, offset + length) of
+  // this one: the views the range touches, trimmed to it (a TCP segment cut
+  // from the send queue). Returns nullopt if the range is not inside the
+  // buffer. O(views), and only the views in the range are shared, no byte
+  // copied.
+  std::optional<Buffer> CloneRange(size_t offset, size_t length) const;
+
   // DeepClone returns a buffer holding a copy of the bytes in one new,
   // unshared chunk. Cost: one allocation and one copy of size() bytes.
   Buffer DeepClone() const;

@@ -140,6 +140,21 @@ void BM_CloneTrim(benchmark::State& state) {
 }
 BENCHMARK(BM_CloneTrim);
 
+// BM_CloneRange times cutting the same segments with CloneRange, which
+// shares only the views the segment touches.
+void BM_CloneRange(benchmark::State& state) {
+  std::vector<uint8_t> bytes = Payload(65536);
+  Buffer queue = Chained(bytes, 17);
+  size_t offset = 0;
+  for (auto _ : state) {
+    std::optional<Buffer> seg = queue.CloneRange(offset, 1460);
+    benchmark::DoNotOptimize(seg);
+    offset = (offset + 1460) % (65536 - 1460);
+  }
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_CloneRange);
+
 // BM_SplitSegment times cutting an MSS segment off the front of a 3-view
 // 1500-byte buffer clone with Split.
 void BM_SplitSegment(benchmark::State& state) {
@@ -153,6 +168,18 @@ void BM_SplitSegment(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations());
 }
 BENCHMARK(BM_SplitSegment);
+
+// BM_PoolAllocateRelease times taking a chunk of range(0) bytes from the
+// pool and giving it back: the steady state of a send or receive path.
+void BM_PoolAllocateRelease(benchmark::State& state) {
+  const size_t n = state.range(0);
+  for (auto _ : state) {
+    View v = View::Allocate(n);
+    benchmark::DoNotOptimize(v);
+  }
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_PoolAllocateRelease)->Arg(64)->Arg(2048)->Arg(1 << 17);
 
 }  // namespace
 }  // namespace ipsum::buffer

@@ -284,6 +284,25 @@ TEST(BufferTest, CloneIsCopyOnWrite) {
   EXPECT_TRUE(buf.views()[2].SharesChunkWith(clone.views()[2]));
 }
 
+TEST(BufferTest, CloneRangeSharesOnlyTheViewsInRange) {
+  Bytes bytes(40);
+  std::iota(bytes.begin(), bytes.end(), 0);
+  Buffer buf = Chained(bytes, {10, 10, 10, 10});
+  std::optional<Buffer> seg = buf.CloneRange(15, 10);
+  ASSERT_TRUE(seg.has_value());
+  EXPECT_EQ(seg->view_count(), 2u);
+  EXPECT_EQ(seg->Flatten(), Bytes(bytes.begin() + 15, bytes.begin() + 25));
+  EXPECT_TRUE(seg->views()[0].SharesChunkWith(buf.views()[1]));
+  EXPECT_TRUE(seg->views()[1].SharesChunkWith(buf.views()[2]));
+  EXPECT_FALSE(buf.views()[0].shared());
+  EXPECT_FALSE(buf.views()[3].shared());
+  EXPECT_FALSE(buf.CloneRange(35, 6).has_value());
+  EXPECT_FALSE(buf.CloneRange(41, 0).has_value());
+  std::optional<Buffer> empty = buf.CloneRange(40, 0);
+  ASSERT_TRUE(empty.has_value());
+  EXPECT_TRUE(empty->empty());
+}
+
 TEST(BufferTest, DeepCloneSharesNothing) {
   Bytes bytes(30, 7);
   Buffer buf = Chained(bytes, {10, 20});
@@ -392,6 +411,29 @@ TEST(BufferTest, AppendAndPrependSelf) {
   buf.Prepend(buf.views()[1].span());
   EXPECT_EQ(buf.Flatten().front(), 2);
   EXPECT_EQ(buf.size(), 15u);
+}
+
+TEST(BufferTest, SelfAppendWhoseJunctionMergesKeepsBytes) {
+  // The last view and the first are adjacent windows of one chunk, in the
+  // wrong order: appending the buffer to itself merges them at the junction.
+  Bytes bytes(10);
+  std::iota(bytes.begin(), bytes.end(), 0);
+  View whole = View::Copy(bytes);
+  View back = whole;
+  ASSERT_TRUE(back.TrimFront(5));
+  View front = whole;
+  ASSERT_TRUE(front.Truncate(5));
+  Buffer buf;
+  buf.Append(std::move(back));
+  buf.Append(S(Bytes{0xaa}));
+  buf.Append(std::move(front));
+  Bytes once = {5, 6, 7, 8, 9, 0xaa, 0, 1, 2, 3, 4};
+  ASSERT_EQ(buf.Flatten(), once);
+  buf.Append(buf);
+  Bytes twice = once;
+  twice.insert(twice.end(), once.begin(), once.end());
+  EXPECT_EQ(buf.Flatten(), twice);
+  EXPECT_EQ(buf.size(), twice.size());
 }
 
 TEST(PoolTest, ReleasedChunksAreReusedAndLiveCountReturns) {
@@ -669,6 +711,18 @@ class ModelTest : public ::testing::TestWithParam<uint64_t> {
         s.buf = std::move(fresh);
         break;
       }
+      case 19: {  // CloneRange into another slot, possibly out of range.
+        if (&s == &o) break;
+        size_t off = RandCount(s.model.size());
+        size_t len = Rand(2) ? Rand(1500) : RandCount(s.model.size());
+        bool valid = off <= s.model.size() && len <= s.model.size() - off;
+        std::optional<Buffer> part = s.buf.CloneRange(off, len);
+        ASSERT_EQ(part.has_value(), valid);
+        if (!part) break;
+        o.buf = std::move(*part);
+        o.model.assign(s.model.begin() + off, s.model.begin() + off + len);
+        break;
+      }
       case 18: {  // Clear.
         s.buf.Clear();
         s.model.clear();
@@ -695,6 +749,14 @@ class ModelTest : public ::testing::TestWithParam<uint64_t> {
         total += v.size();
       }
       ASSERT_EQ(total, t.model.size());
+      // Adjacent windows of one chunk are always merged.
+      for (size_t i = 0; i + 1 < t.buf.view_count(); ++i) {
+        const View& a = t.buf.views()[i];
+        const View& b = t.buf.views()[i + 1];
+        ASSERT_FALSE(a.SharesChunkWith(b) &&
+                     a.headroom() + a.size() == b.headroom())
+            << "unmerged views " << i << " slot " << k << " step " << step;
+      }
       ASSERT_EQ(t.buf.Flatten(), t.model) << "slot " << k << " step " << step;
       uint16_t init = static_cast<uint16_t>(rng_());
       ASSERT_EQ(t.buf.ChecksumAll(init),
@@ -729,7 +791,7 @@ constexpr int kSteps = 10000;
 TEST_P(ModelTest, RandomOperationsMatchVectorModel) {
   const uint64_t live_before = GetPoolStats().live;
   for (int step = 0; step < kSteps; ++step) {
-    int op = static_cast<int>(Rand(19));
+    int op = static_cast<int>(Rand(20));
     ASSERT_NO_FATAL_FAILURE(Step(op)) << "op " << op << " step " << step;
     ASSERT_NO_FATAL_FAILURE(Check(step)) << "op " << op << " step " << step;
   }
@@ -737,7 +799,7 @@ TEST_P(ModelTest, RandomOperationsMatchVectorModel) {
   EXPECT_EQ(GetPoolStats().live, live_before);  // Every chunk went back.
 }
 
-INSTANTIATE_TEST_SUITE_P(Seeds, ModelTest, ::testing::Values(1, 2, 3));
+INSTANTIATE_TEST_SUITE_P(Seeds, ModelTest, ::testing::Values(1, 2, 3, 4, 5));
 
 }  // namespace
 }  // namespace ipsum::buffer
