@@ -76,8 +76,7 @@ Speeds Measure(const internal::Implementation& impl) {
     best_copy = std::min(
         best_copy, std::chrono::duration<double, std::nano>(t2 - t1).count());
   }
-  static volatile unsigned keep;
-  keep = sink;
+  __asm__ volatile("" : : "r"(sink));  // Keep the calls' results alive.
   // Guard against a clock too coarse to see a trial.
   best_sum = std::max(best_sum, 1.0);
   best_copy = std::max(best_copy, 1.0);

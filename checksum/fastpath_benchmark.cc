@@ -1,0 +1,214 @@
+// Copyright 2026 The ipsum Authors. SPDX-License-Identifier: Apache-2.0
+//
+// Benchmarks for the fast paths beyond checksum_benchmark.cc's per-length
+// table, each registered for every implementation in the table (an
+// implementation this CPU lacks reports an error instead of running):
+//
+//   BM_ReadBaseline/len:N     the bandwidth limit: an AVX2 loop that only
+//                             reads the bytes (read_baseline_avx2.h); the
+//                             target is sum >= 0.7x of it at 1500 B..64 KiB.
+//   BM_Interleaved/<impl>/... alternates two (length, offset) pairs on every
+//                             call, so no branch on the length is predicted
+//                             from the previous call: a stack's real mix of
+//                             headers and payloads.
+//   BM_OutOfCache/<impl>/...  4 MiB and 64 MiB, larger than L2 and than any
+//                             last-level cache we run on: memory bandwidth.
+//   BM_CopyOutOfCache/<impl>  the fused copy at the same sizes, next to
+//   BM_MemcpyOutOfCache       memcpy of the same bytes.
+//   BM_ShortChecksum/len:N    the public Checksum (dispatch included) on
+//   BM_ShortMemcpy/len:N      7..40 bytes, next to memcpy of the same bytes.
+//
+//   bazel run -c opt //checksum:fastpath_benchmark -- --benchmark_filter=Inter
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "benchmark/benchmark.h"
+#include "checksum/checksum.h"
+#include "checksum/internal/impl.h"
+#include "checksum/read_baseline_avx2.h"
+
+namespace ipsum::checksum {
+namespace {
+
+using internal::CompiledImplementations;
+using internal::Implementation;
+
+// Buffer is a heap buffer of random bytes whose `at(offset)` is `offset`
+// bytes past a 64-byte boundary.
+class Buffer {
+ public:
+  explicit Buffer(size_t size) : storage_(size + 64) {
+    std::mt19937_64 rng(size);
+    for (size_t i = 0; i + 8 <= storage_.size(); i += 8) {
+      const uint64_t v = rng();
+      std::memcpy(&storage_[i], &v, 8);
+    }
+    const auto addr = reinterpret_cast<uintptr_t>(storage_.data());
+    base_ = storage_.data() + (64 - addr % 64) % 64;
+  }
+
+  uint8_t* at(size_t offset) { return base_ + offset; }
+
+ private:
+  std::vector<uint8_t> storage_;
+  uint8_t* base_;
+};
+
+constexpr int64_t k4MiB = int64_t{4} << 20;
+constexpr int64_t k64MiB = int64_t{64} << 20;
+
+void BM_ReadBaseline(benchmark::State& state) {
+  if (!ReadBaselineSupported()) {
+    state.SkipWithError("needs x86-64 with AVX2");
+    return;
+  }
+  const auto len = static_cast<size_t>(state.range(0));
+  Buffer buf(len);
+  const uint8_t* p = buf.at(0);
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(p);
+    benchmark::DoNotOptimize(ReadBaselineAvx2(p, len));
+  }
+  state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * len));
+}
+
+// BM_Interleaved alternates (len0, off0) and (len1, off1) on every call.
+void BM_Interleaved(benchmark::State& state, const Implementation* impl) {
+  if (!impl->supported()) {
+    state.SkipWithError("implementation not supported by this CPU");
+    return;
+  }
+  const size_t len[2] = {static_cast<size_t>(state.range(0)),
+                         static_cast<size_t>(state.range(2))};
+  const size_t off[2] = {static_cast<size_t>(state.range(1)),
+                         static_cast<size_t>(state.range(3))};
+  Buffer buf(len[0] + len[1] + 128);
+  const uint8_t* p[2] = {buf.at(off[0]), buf.at(64 + len[0] + off[1])};
+  size_t i = 0;
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(p[i]);
+    benchmark::DoNotOptimize(impl->sum(p[i], len[i], 0));
+    i ^= 1;
+  }
+  state.SetBytesProcessed(
+      static_cast<int64_t>(state.iterations() * (len[0] + len[1]) / 2));
+}
+
+void InterleavedPairs(benchmark::internal::Benchmark* b) {
+  b->ArgNames({"len0", "off0", "len1", "off1"});
+  b->Args({40, 0, 1500, 2});   // TCP/IP headers, then a full segment.
+  b->Args({14, 3, 20, 0});     // Ethernet header at an odd offset, IPv4.
+  b->Args({7, 1, 63, 6});      // Both short, different 8/4/2/1 tails.
+  b->Args({64, 0, 255, 5});    // Around the short and alignment cutoffs.
+  b->Args({576, 1, 9000, 0});  // Minimum IPv4 MTU, a jumbo frame.
+}
+
+void BM_OutOfCache(benchmark::State& state, const Implementation* impl) {
+  if (!impl->supported()) {
+    state.SkipWithError("implementation not supported by this CPU");
+    return;
+  }
+  const auto len = static_cast<size_t>(state.range(0));
+  Buffer buf(len);
+  const uint8_t* p = buf.at(0);
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(p);
+    benchmark::DoNotOptimize(impl->sum(p, len, 0));
+  }
+  state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * len));
+}
+
+void BM_CopyOutOfCache(benchmark::State& state, const Implementation* impl) {
+  if (!impl->supported()) {
+    state.SkipWithError("implementation not supported by this CPU");
+    return;
+  }
+  const auto len = static_cast<size_t>(state.range(0));
+  Buffer src(len), dst(len);
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(impl->copy_sum(dst.at(0), src.at(0), len, 0));
+    benchmark::ClobberMemory();
+  }
+  state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * len));
+}
+
+void BM_MemcpyOutOfCache(benchmark::State& state) {
+  const auto len = static_cast<size_t>(state.range(0));
+  Buffer src(len), dst(len);
+  for (auto _ : state) {
+    std::memcpy(dst.at(0), src.at(0), len);
+    benchmark::ClobberMemory();
+  }
+  state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * len));
+}
+
+void BM_ShortChecksum(benchmark::State& state) {
+  const auto len = static_cast<size_t>(state.range(0));
+  Buffer buf(len + 1);
+  const uint8_t* p = buf.at(1);
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(p);
+    benchmark::DoNotOptimize(Checksum(p, len));
+  }
+  state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * len));
+}
+
+void BM_ShortMemcpy(benchmark::State& state) {
+  const auto len = static_cast<size_t>(state.range(0));
+  Buffer src(len + 1), dst(len);
+  const uint8_t* p = src.at(1);
+  uint8_t* q = dst.at(0);
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(p);
+    benchmark::DoNotOptimize(q);
+    std::memcpy(q, p, len);
+    benchmark::ClobberMemory();
+  }
+  state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * len));
+}
+
+void ShortLengths(benchmark::internal::Benchmark* b) {
+  b->ArgName("len");
+  for (int64_t len : {7, 8, 14, 20, 28, 40}) b->Arg(len);
+}
+
+BENCHMARK(BM_ReadBaseline)
+    ->ArgName("len")
+    ->Arg(1536)
+    ->Arg(16384)
+    ->Arg(65536)
+    ->Arg(k4MiB)
+    ->Arg(k64MiB);
+BENCHMARK(BM_MemcpyOutOfCache)->ArgName("len")->Arg(k4MiB)->Arg(k64MiB);
+BENCHMARK(BM_ShortChecksum)->Apply(ShortLengths);
+BENCHMARK(BM_ShortMemcpy)->Apply(ShortLengths);
+
+// Register registers the per-implementation benchmarks.
+// CompiledImplementations() is safe to call during static initialization.
+const bool kRegistered = [] {
+  for (const Implementation& impl : CompiledImplementations()) {
+    const std::string name = impl.name;
+    benchmark::RegisterBenchmark(("BM_Interleaved/" + name).c_str(),
+                                 BM_Interleaved, &impl)
+        ->Apply(InterleavedPairs);
+    benchmark::RegisterBenchmark(("BM_OutOfCache/" + name).c_str(),
+                                 BM_OutOfCache, &impl)
+        ->ArgName("len")
+        ->Arg(k4MiB)
+        ->Arg(k64MiB);
+    benchmark::RegisterBenchmark(("BM_CopyOutOfCache/" + name).c_str(),
+                                 BM_CopyOutOfCache, &impl)
+        ->ArgName("len")
+        ->Arg(k4MiB)
+        ->Arg(k64MiB);
+  }
+  return true;
+}();
+
+}  // namespace
+}  // namespace ipsum::checksum
