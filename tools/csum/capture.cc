@@ -29,10 +29,22 @@ namespace {
 
 constexpr uint32_t kPcapngMagic = 0x0a0d0d0a;  // Section Header Block type
 
+// kReadBuffer is the stdio buffer libpcap reads through: stdio's default
+// 4 KiB costs a read system call every two or three 1500-byte packets.
+constexpr size_t kReadBuffer = 1 << 20;
+
 struct PcapCloser {
   void operator()(pcap_t* p) const { pcap_close(p); }
 };
-using PcapPtr = std::unique_ptr<pcap_t, PcapCloser>;
+
+// Reader is an open capture: libpcap's handle and the buffer of its FILE,
+// which must outlive it (members are destroyed in reverse order).
+struct Reader {
+  std::unique_ptr<char[]> buffer;
+  std::unique_ptr<pcap_t, PcapCloser> pcap;
+  pcap_t* get() const { return pcap.get(); }
+};
+using PcapPtr = std::unique_ptr<Reader>;
 
 struct DumperCloser {
   void operator()(pcap_dumper_t* d) const { pcap_dump_close(d); }
@@ -53,23 +65,36 @@ std::string ErrnoMessage(const std::string& path) {
   return absl::StrCat(path, ": ", std::strerror(errno));
 }
 
-// SniffFormat reads the first four bytes of `path`: pcapng starts with a
-// Section Header Block. Anything else is left to libpcap to accept or not.
-CaptureFormat SniffFormat(const std::string& path) {
+// Sniffed is what the first four bytes of a capture file say.
+struct Sniffed {
   CaptureFormat format = CaptureFormat::kPcap;
+  // plain_pcap is true for the pcap magics whose record headers are 16
+  // bytes (micro- and nanosecond, either byte order), not the 24-byte
+  // headers of the "modified" (Kuznetzov) variant.
+  bool plain_pcap = false;
+};
+
+// Sniff reads the first four bytes of `path`: pcapng starts with a Section
+// Header Block. What is neither is left to libpcap to accept or refuse.
+Sniffed Sniff(const std::string& path) {
+  Sniffed s;
   if (FILE* f = std::fopen(path.c_str(), "rb")) {
-    uint8_t magic[4];
-    if (std::fread(magic, 1, sizeof(magic), f) == sizeof(magic) &&
-        LoadBig32(magic) == kPcapngMagic) {
-      format = CaptureFormat::kPcapng;
+    uint8_t bytes[4];
+    if (std::fread(bytes, 1, sizeof(bytes), f) == sizeof(bytes)) {
+      const uint32_t magic = LoadBig32(bytes);
+      if (magic == kPcapngMagic) s.format = CaptureFormat::kPcapng;
+      for (uint32_t m : {0xa1b2c3d4u, 0xa1b23c4du}) {
+        if (magic == m || magic == ByteSwap32(m)) s.plain_pcap = true;
+      }
     }
     std::fclose(f);
   }
-  return format;
+  return s;
 }
 
 // Open opens `path` through libpcap with nanosecond timestamps, so that no
-// precision is lost when a pcapng file is rewritten as pcap.
+// precision is lost when a pcapng file is rewritten as pcap, reading
+// through a kReadBuffer stdio buffer.
 absl::StatusOr<PcapPtr> Open(const std::string& path) {
   struct stat st;
   if (stat(path.c_str(), &st) != 0) {
@@ -79,25 +104,74 @@ absl::StatusOr<PcapPtr> Open(const std::string& path) {
     return absl::FailedPreconditionError(
         absl::StrCat(path, ": is a directory"));
   }
+  auto reader = std::make_unique<Reader>();
+  FILE* f = std::fopen(path.c_str(), "rb");
+  if (f == nullptr) return absl::PermissionDeniedError(ErrnoMessage(path));
+  reader->buffer = std::make_unique<char[]>(kReadBuffer);
+  std::setvbuf(f, reader->buffer.get(), _IOFBF, kReadBuffer);
   char errbuf[PCAP_ERRBUF_SIZE] = "";
-  pcap_t* p = pcap_open_offline_with_tstamp_precision(
-      path.c_str(), PCAP_TSTAMP_PRECISION_NANO, errbuf);
+  pcap_t* p = pcap_fopen_offline_with_tstamp_precision(
+      f, PCAP_TSTAMP_PRECISION_NANO, errbuf);
   if (p == nullptr) {
+    std::fclose(f);
     return absl::InvalidArgumentError(absl::StrCat(
         path, ": not a capture libpcap can read: ", errbuf, " (at byte 0)"));
   }
-  return PcapPtr(p);
+  reader->pcap.reset(p);
+  return reader;
 }
 
 // Position returns the offset of libpcap's read position in the file.
+// glibc's ftell makes an lseek system call each time: see RecordOffsets.
 long Position(pcap_t* p) { return std::ftell(pcap_file(p)); }
 
-// RecordError describes a failed pcap_next_ex.
+// RecordOffsets knows where the next record of a capture starts without a
+// system call per packet: in a plain pcap file each record is a 16-byte
+// header and caplen bytes. When libpcap may have cut a record (caplen at
+// the snapshot length: it skips the bytes past it) and for pcapng, whose
+// blocks vary, it asks the file.
+class RecordOffsets {
+ public:
+  RecordOffsets(pcap_t* p, bool plain_pcap)
+      : p_(p), plain_(plain_pcap), next_(Position(p)) {
+    const int snap = pcap_snapshot(p);
+    snapshot_ = snap > 0 ? static_cast<uint32_t>(snap) : 0;
+  }
+  // next returns where the next record starts.
+  long next() const { return next_; }
+  // Advance moves past the record just read.
+  void Advance(const pcap_pkthdr& h) {
+    if (plain_ && h.caplen < snapshot_) {
+      next_ += 16 + static_cast<long>(h.caplen);
+    } else {
+      next_ = Position(p_);
+    }
+  }
+
+ private:
+  pcap_t* p_;
+  bool plain_;
+  uint32_t snapshot_ = 0;
+  long next_;
+};
+
+// RecordError describes a failed pcap_next_ex: the file, libpcap's
+// reason, the record number and the byte offset where the record starts.
 absl::Status RecordError(const std::string& path, pcap_t* p, uint64_t frame,
                          long offset) {
-  return absl::DataLossError(
-      absl::StrFormat("%s: %s (record %d, at byte offset %d)", path,
-                      pcap_geterr(p), frame, offset));
+  std::string reason = pcap_geterr(p);
+  absl::Status status = absl::DataLossError(absl::StrFormat(
+      "%s: %s (record %d, at byte offset %d)", path, reason, frame, offset));
+  if (reason.find("different from the type of the first interface") !=
+      std::string::npos) {
+    // libpcap gives one link type per pcap_t, so it stops at an interface
+    // of another type; so does a pcap file, which `fix` writes.
+    status = absl::InvalidArgumentError(absl::StrCat(
+        status.message(),
+        "; libpcap reads a pcapng only when all its interfaces share one "
+        "link type (split it per interface, e.g. with editcap)"));
+  }
+  return status;
 }
 
 // Progress redraws one line on stderr while a long file is read, if stderr
@@ -202,18 +276,20 @@ std::string CaptureReport::Title(const std::string& name) const {
 CaptureReport VerifyCapture(const std::string& path, const FrameVisitor& visit,
                             bool progress) {
   CaptureReport report;
-  report.format = SniffFormat(path);
+  const Sniffed sniffed = Sniff(path);
+  report.format = sniffed.format;
   absl::StatusOr<PcapPtr> opened = Open(path);
   if (!opened.ok()) {
     report.status = opened.status();
     return report;
   }
-  pcap_t* p = opened->get();
+  pcap_t* p = (*opened)->get();
   report.linktype = LinkTypeFromDlt(pcap_datalink(p));
   Progress bar(path, progress);
+  RecordOffsets offsets(p, sniffed.plain_pcap);
   uint64_t frame = 0;
   for (;;) {
-    const long start = Position(p);
+    const long start = offsets.next();
     pcap_pkthdr* hdr;
     const u_char* data;
     int rc = pcap_next_ex(p, &hdr, &data);
@@ -229,6 +305,7 @@ CaptureReport VerifyCapture(const std::string& path, const FrameVisitor& visit,
                                   std::span<const uint8_t>(data, hdr->caplen));
     report.tally.Add(check);
     if (visit) visit(frame, check);
+    offsets.Advance(*hdr);
     bar.Update(frame, start);
   }
   return report;
@@ -241,10 +318,11 @@ absl::StatusOr<FixReport> FixCapture(const std::string& in,
         out, ": is the input file; write the fixed copy elsewhere"));
   }
   FixReport report;
-  report.format = SniffFormat(in);
+  const Sniffed sniffed = Sniff(in);
+  report.format = sniffed.format;
   absl::StatusOr<PcapPtr> opened = Open(in);
   if (!opened.ok()) return opened.status();
-  pcap_t* p = opened->get();
+  pcap_t* p = (*opened)->get();
   const uint32_t linktype = LinkTypeFromDlt(pcap_datalink(p));
 
   // pcap: copy the file, then patch checksum bytes in place. pcapng: dump
@@ -270,27 +348,20 @@ absl::StatusOr<FixReport> FixCapture(const std::string& in,
   } closer{fd};
 
   std::vector<uint8_t> buffer;
+  RecordOffsets offsets(p, sniffed.plain_pcap);
   for (;;) {
-    const long start = Position(p);
+    const long start = offsets.next();
     pcap_pkthdr* hdr;
     const u_char* data;
     int rc = pcap_next_ex(p, &hdr, &data);
     if (rc == PCAP_ERROR_BREAK) break;
     ++report.packets;
     if (rc != 1) {
-      absl::Status s = RecordError(in, p, report.packets, start);
-      if (report.format == CaptureFormat::kPcapng &&
-          std::string_view(pcap_geterr(p)).find("type") !=
-              std::string_view::npos) {
-        s = absl::InvalidArgumentError(absl::StrCat(
-            s.message(),
-            "; csum fix writes a pcapng input as pcap, which holds one link "
-            "type"));
-      }
-      return s;
+      return RecordError(in, p, report.packets, start);
     }
     std::span<const uint8_t> frame(data, hdr->caplen);
     FrameCheck check = CheckFrame(linktype, frame);
+    offsets.Advance(*hdr);
     bool bad =
         check.field_count > 0 &&
         (check.fields[0].verdict == Verdict::kBad ||
@@ -309,7 +380,7 @@ absl::StatusOr<FixReport> FixCapture(const std::string& in,
     }
     if (!bad) continue;
     // In a pcap file the record's data ends where libpcap stopped reading.
-    const long data_start = Position(p) - static_cast<long>(hdr->caplen);
+    const long data_start = offsets.next() - static_cast<long>(hdr->caplen);
     size_t n = 0;
     for (const FieldCheck& f : check.checks()) {
       if (f.verdict != Verdict::kBad || !f.has_stored || !f.has_computed) {

@@ -247,6 +247,45 @@ TEST(VerifyCapture, LyingRecordLengthIsAnError) {
   ExpectError(path, absl::StatusCode::kDataLoss, "record 1, at byte offset 24");
 }
 
+// Le32 appends `v` little-endian.
+void Le32(std::string& b, uint32_t v) {
+  for (int i = 0; i < 4; ++i) b.push_back(static_cast<char>(v >> (8 * i)));
+}
+
+// Block appends a pcapng block of `type` around `body`.
+void Block(std::string& out, uint32_t type, std::string body) {
+  while (body.size() % 4) body.push_back('\0');
+  Le32(out, type);
+  Le32(out, static_cast<uint32_t>(body.size() + 12));
+  out += body;
+  Le32(out, static_cast<uint32_t>(body.size() + 12));
+}
+
+TEST(VerifyCapture, PcapngInterfacesOfDifferentLinkTypesAreRefusedClearly) {
+  std::string file, body;
+  Le32(body, 0x1a2b3c4d);
+  Le32(body, 1);  // version 1.0
+  Le32(body, 0xffffffff);
+  Le32(body, 0xffffffff);
+  Block(file, 0x0a0d0d0a, body);
+  for (uint32_t linktype : {1u, 101u}) {
+    body.clear();
+    Le32(body, linktype);
+    Le32(body, 65535);
+    Block(file, 1, body);
+  }
+  for (uint32_t iface : {0u, 1u}) {  // a 20-byte packet on each
+    body.clear();
+    for (uint32_t v : {iface, 0u, 0u, 20u, 20u}) Le32(body, v);
+    body += std::string(20, '\x45');
+    Block(file, 6, body);
+  }
+  const std::string path = TmpPath("mixed.pcapng");
+  WriteFile(path, file);
+  ExpectError(path, absl::StatusCode::kInvalidArgument,
+              "all its interfaces share one link type");
+}
+
 TEST(VerifyCapture, MissingFileAndDirectory) {
   CaptureReport r = VerifyCapture("/nonexistent/x.pcap", nullptr, false);
   EXPECT_EQ(r.status.code(), absl::StatusCode::kNotFound);
