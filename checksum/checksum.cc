@@ -13,13 +13,23 @@
 
 #include "checksum/internal/active.h"
 #include "checksum/internal/impl.h"
+#include "checksum/internal/native_sum.h"
 
 namespace ipsum::checksum {
 namespace {
 
+// kInlineShort: inputs shorter than this (headers, ACKs) are summed inline
+// by the scalar path that every fast path uses for its own short inputs
+// (native_sum.h), without the indirect call.
+constexpr size_t kInlineShort = 64;
+
 // ActiveSum is the implementation behind Checksum and Checksummer: the one
 // chosen at run time (dispatch.h), through a cached function pointer.
 inline uint16_t ActiveSum(const uint8_t* data, size_t len, uint16_t initial) {
+  if (len < kInlineShort) {
+    return internal::FinishAccumulator(internal::SumShortNative(data, len),
+                                       initial);
+  }
   return internal::CallActiveSum(data, len, initial);
 }
 
@@ -35,6 +45,10 @@ uint16_t Checksum(const void* data, size_t len, uint16_t initial) {
 
 uint16_t CopyAndChecksum(uint8_t* dst, const uint8_t* src, size_t len,
                          uint16_t initial) {
+  if (len < kInlineShort) {
+    return internal::FinishAccumulator(internal::CopyShortNative(dst, src, len),
+                                       initial);
+  }
   return internal::CallActiveCopySum(dst, src, len, initial);
 }
 

@@ -19,7 +19,10 @@
 // failure call `Select` themselves.
 //
 // Every implementation returns the same values; the choice changes speed
-// only.
+// only. Inputs shorter than 64 bytes never reach the chosen implementation:
+// Checksum and CopyAndChecksum sum them inline with the scalar code every
+// fast path shares for its own short inputs (internal/native_sum.h), forced
+// choice or not.
 
 #ifndef IPSUM_CHECKSUM_DISPATCH_H_
 #define IPSUM_CHECKSUM_DISPATCH_H_

@@ -111,60 +111,99 @@ IPSUM_KERNEL_INLINE uint16_t FinishAccumulator(uint64_t acc, uint16_t initial) {
   return SwapBytes16(FoldNative(AddEndAround(acc, SwapBytes16(initial))));
 }
 
-// SumShortNative returns a native accumulator of data[0, len). Meant for
-// short inputs and tails (it is a plain loop of 8-byte loads with a 4/2/1
-// finish, every branch decided by `len` alone, so it predicts perfectly for a
-// repeated length), but correct for any len below 2^34.
+// DropLeadingBytes returns `word`, `bits` / 8 bytes loaded in native order
+// from memory, with its first bits / 8 bytes (in memory order) removed and
+// the rest moved to where the first ones were, so that they keep the 16-bit
+// word positions of their offsets. bits < width of the loaded word.
+IPSUM_KERNEL_INLINE uint64_t DropLeadingBytes(uint64_t word, unsigned bits) {
+  return kHostIsBigEndian ? word << bits : word >> bits;
+}
+
+// AddHalves returns acc plus the two 32-bit halves of v (< 2^33 more: no
+// carry is lost while acc stays below 2^63).
+IPSUM_KERNEL_INLINE uint64_t AddHalves(uint64_t acc, uint64_t v) {
+  return acc + (v & 0xffffffff) + (v >> 32);
+}
+
+// SumShortNative returns a native accumulator (below 2^40) of data[0, len),
+// len < 2^34. Built for short inputs and tails: from 8 bytes on, whole
+// 8-byte words and then the last 8 bytes of the input loaded again with the
+// bytes already counted shifted out, so the only branches are the loop and
+// the size class, all decided by `len` (perfectly predicted for a repeated
+// length); below 8 bytes, two overlapping 4-byte (or 2-byte) loads.
 IPSUM_KERNEL_INLINE uint64_t SumShortNative(const uint8_t* p, size_t len) {
-  uint64_t acc = 0;
-  // Each 8-byte load adds two 32-bit halves, < 2^33, so nothing is lost.
-  for (; len >= 8; len -= 8, p += 8) {
-    const uint64_t v = LoadNative64(p);
-    acc += (v & 0xffffffff) + (v >> 32);
+  if (len >= 8) {
+    uint64_t acc = 0;
+    const size_t words = (len - 1) / 8;  // All but the last 1..8 bytes.
+    for (size_t i = 0; i < words; ++i) {
+      acc = AddHalves(acc, LoadNative64(p + 8 * i));
+    }
+    const size_t rest = len - 8 * words;  // 1..8, at offset 8 * words.
+    return AddHalves(acc,
+                     DropLeadingBytes(LoadNative64(p + len - 8),
+                                      8 * static_cast<unsigned>(8 - rest)));
   }
-  if (len & 4) {
-    acc += LoadNative32(p);
-    p += 4;
+  if (len >= 4) {
+    // Bytes 0..3, then bytes 4..len-1 out of the last four.
+    const uint64_t last = LoadNative32(p + len - 4);
+    const uint64_t tail =
+        DropLeadingBytes(last, 8 * static_cast<unsigned>(8 - len)) & 0xffffffff;
+    return uint64_t{LoadNative32(p)} + tail;
   }
-  if (len & 2) {
-    acc += LoadNative16(p);
-    p += 2;
+  // A lone byte at an even offset is the high-order byte of a big-endian
+  // word (RFC 1071 4.1): the low byte of a little-endian one.
+  const unsigned odd_shift = kHostIsBigEndian ? 8 : 0;
+  if (len >= 2) {
+    const uint64_t third = len == 3 ? uint64_t{p[2]} << odd_shift : 0;
+    return uint64_t{LoadNative16(p)} + third;
   }
-  // A last odd byte is the high-order byte of a big-endian word (RFC 1071
-  // 4.1): the low byte of a little-endian one.
-  if (len & 1) acc += kHostIsBigEndian ? uint64_t{*p} << 8 : uint64_t{*p};
-  return acc;
+  return len == 1 ? uint64_t{p[0]} << odd_shift : 0;
 }
 
 // CopyShortNative copies src[0, len) to dst and returns a native accumulator
-// of the bytes, like SumShortNative.
+// of the bytes, like SumShortNative (whose loads it shares: the last 8 or 4
+// bytes are stored whole, rewriting some bytes with the same values).
 IPSUM_KERNEL_INLINE uint64_t CopyShortNative(uint8_t* dst, const uint8_t* src,
                                              size_t len) {
-  uint64_t acc = 0;
-  for (; len >= 8; len -= 8, src += 8, dst += 8) {
-    const uint64_t v = LoadNative64(src);
-    std::memcpy(dst, &v, 8);
-    acc += (v & 0xffffffff) + (v >> 32);
+  if (len >= 8) {
+    uint64_t acc = 0;
+    const size_t words = (len - 1) / 8;
+    for (size_t i = 0; i < words; ++i) {
+      const uint64_t v = LoadNative64(src + 8 * i);
+      std::memcpy(dst + 8 * i, &v, 8);
+      acc = AddHalves(acc, v);
+    }
+    const size_t rest = len - 8 * words;
+    const uint64_t last = LoadNative64(src + len - 8);
+    std::memcpy(dst + len - 8, &last, 8);
+    return AddHalves(
+        acc, DropLeadingBytes(last, 8 * static_cast<unsigned>(8 - rest)));
   }
-  if (len & 4) {
-    const uint32_t v = LoadNative32(src);
-    std::memcpy(dst, &v, 4);
-    acc += v;
-    src += 4;
-    dst += 4;
+  if (len >= 4) {
+    const uint32_t first = LoadNative32(src);
+    const uint32_t last = LoadNative32(src + len - 4);
+    std::memcpy(dst, &first, 4);
+    std::memcpy(dst + len - 4, &last, 4);
+    const uint64_t tail =
+        DropLeadingBytes(last, 8 * static_cast<unsigned>(8 - len)) & 0xffffffff;
+    return uint64_t{first} + tail;
   }
-  if (len & 2) {
-    const uint16_t v = LoadNative16(src);
-    std::memcpy(dst, &v, 2);
-    acc += v;
-    src += 2;
-    dst += 2;
+  const unsigned odd_shift = kHostIsBigEndian ? 8 : 0;
+  if (len >= 2) {
+    const uint16_t first = LoadNative16(src);
+    std::memcpy(dst, &first, 2);
+    uint64_t third = 0;
+    if (len == 3) {
+      dst[2] = src[2];
+      third = uint64_t{src[2]} << odd_shift;
+    }
+    return uint64_t{first} + third;
   }
-  if (len & 1) {
-    *dst = *src;
-    acc += kHostIsBigEndian ? uint64_t{*src} << 8 : uint64_t{*src};
+  if (len == 1) {
+    dst[0] = src[0];
+    return uint64_t{src[0]} << odd_shift;
   }
-  return acc;
+  return 0;
 }
 
 }  // namespace ipsum::checksum::internal
