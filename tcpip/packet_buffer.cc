@@ -23,6 +23,27 @@ PacketBuffer PacketBuffer::FromFrame(buffer::Buffer frame) {
   return PacketBuffer(std::move(frame), 0);
 }
 
+void PacketBuffer::MoveFrom(PacketBuffer& other) {
+  network_protocol = other.network_protocol;
+  transport_protocol = other.transport_protocol;
+  checksum_status = other.checksum_status;
+  csum_start = other.csum_start;
+  csum_offset = other.csum_offset;
+  csum = other.csum;
+  gso_type = other.gso_type;
+  gso_size = other.gso_size;
+  start_ = other.start_;
+  end_ = other.end_;
+  slots_ = other.slots_;
+  if (end_ > start_) {
+    std::memcpy(area_.data() + start_, other.area_.data() + start_,
+                size_t{end_} - start_);
+  }
+  data_ = std::move(other.data_);
+  other.start_ = other.end_ = kHeaderCapacity;
+  other.slots_ = {};
+}
+
 std::span<uint8_t> PacketBuffer::Push(Layer layer, size_t n) {
   // Like gVisor's PacketBuffer.push: running out of reserved bytes means
   // the caller reserved too little, a bug, not input.

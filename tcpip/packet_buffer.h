@@ -134,8 +134,14 @@ class PacketBuffer {
   // packet whose headers are to be Consumed.
   static PacketBuffer FromFrame(buffer::Buffer frame);
 
-  PacketBuffer(PacketBuffer&&) = default;
-  PacketBuffer& operator=(PacketBuffer&&) = default;
+  // PacketBuffer (move) takes `other`'s payload views and copies its
+  // headers (only the bytes in use, not the whole header area); `other` is
+  // left empty.
+  PacketBuffer(PacketBuffer&& other) noexcept { MoveFrom(other); }
+  PacketBuffer& operator=(PacketBuffer&& other) noexcept {
+    if (this != &other) MoveFrom(other);
+    return *this;
+  }
   PacketBuffer(const PacketBuffer&) = delete;
   PacketBuffer& operator=(const PacketBuffer&) = delete;
 
@@ -236,6 +242,8 @@ class PacketBuffer {
   uint16_t gso_size = 0;
 
  private:
+  void MoveFrom(PacketBuffer& other);
+
   struct Slot {
     uint16_t offset = 0;
     uint16_t length = 0;

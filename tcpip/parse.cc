@@ -53,10 +53,12 @@ constexpr uint8_t kHIP = 139;
 constexpr uint8_t kShim6 = 140;
 constexpr size_t kFragmentHeaderSize = 8;
 
-ParsedPacket Fail(ParsedPacket p, ParseError e, std::string_view reason) {
+// The walk fills in one ParsedPacket in place (it is some 150 bytes: not
+// copied from step to step).
+
+void Fail(ParsedPacket& p, ParseError e, std::string_view reason) {
   p.error = e;
   p.reason = reason;
-  return p;
 }
 
 // Input is what a parse reads: `bytes`, the first bytes of a packet of
@@ -68,7 +70,7 @@ struct Input {
 
 // Cut reports a header that runs past the bytes present: truncated when
 // those are the whole packet, unsupported when only the parsed prefix ends.
-ParsedPacket Cut(ParsedPacket p, const Input& in, std::string_view reason) {
+void Cut(ParsedPacket& p, const Input& in, std::string_view reason) {
   if (in.total > in.bytes.size()) {
     return Fail(p, ParseError::kUnsupported, "headers longer than the prefix");
   }
@@ -101,7 +103,7 @@ void SetLengths(ParsedPacket& p, size_t total, size_t ip_length) {
   p.truncated = present < ip_length;
 }
 
-ParsedPacket ParseIPv4(ParsedPacket p, const Input& in) {
+void ParseIPv4(ParsedPacket& p, const Input& in) {
   std::span<const uint8_t> h = in.bytes.subspan(p.network_offset);
   p.network = NetworkProtocol::kIPv4;
   if (h.size() < kIPv4MinSize) return Cut(p, in, "IPv4 header truncated");
@@ -129,10 +131,9 @@ ParsedPacket ParseIPv4(ParsedPacket p, const Input& in) {
   p.transport_protocol = h[kIPv4ProtocolOffset];
   p.transport_offset = p.network_offset + ihl;
   p.transport_length = total - ihl;
-  return p;
 }
 
-ParsedPacket ParseIPv6(ParsedPacket p, const Input& in) {
+void ParseIPv6(ParsedPacket& p, const Input& in) {
   std::span<const uint8_t> h = in.bytes.subspan(p.network_offset);
   p.network = NetworkProtocol::kIPv6;
   if (h.size() < kIPv6Size) return Cut(p, in, "IPv6 header truncated");
@@ -215,13 +216,11 @@ ParsedPacket ParseIPv6(ParsedPacket p, const Input& in) {
   p.transport_protocol = next;
   p.transport_offset = p.network_offset + offset;
   p.transport_length = ip_length - offset;
-  return p;
 }
 
 // ParseNetwork continues into the IP layer at p.network_offset; the
 // version nibble chooses, and must match `expected` unless that is kNone.
-ParsedPacket ParseNetwork(ParsedPacket p, const Input& in,
-                          NetworkProtocol expected) {
+void ParseNetwork(ParsedPacket& p, const Input& in, NetworkProtocol expected) {
   if (p.network_offset >= in.bytes.size()) {
     p.network = expected;
     return Cut(p, in, "IP header truncated");
@@ -237,12 +236,15 @@ ParsedPacket ParseNetwork(ParsedPacket p, const Input& in,
     return Fail(p, ParseError::kMalformed,
                 "IP version does not match the EtherType");
   }
-  return version == 4 ? ParseIPv4(p, in) : ParseIPv6(p, in);
+  if (version == 4) {
+    ParseIPv4(p, in);
+  } else {
+    ParseIPv6(p, in);
+  }
 }
 
-ParsedPacket DoParseEthernet(const Input& in) {
+void DoParseEthernet(ParsedPacket& p, const Input& in) {
   std::span<const uint8_t> frame = in.bytes;
-  ParsedPacket p;
   p.has_ethernet = true;
   if (frame.size() < kEthernetSize) {
     return Cut(p, in, "Ethernet header truncated");
@@ -274,30 +276,35 @@ ParsedPacket DoParseEthernet(const Input& in) {
     return ParseNetwork(p, in, NetworkProtocol::kIPv6);
   }
   p.network_offset = 0;
-  return p;
 }
 
 }  // namespace
 
 ParsedPacket ParseEthernet(std::span<const uint8_t> frame) {
-  return DoParseEthernet(Input{frame, frame.size()});
+  ParsedPacket p;
+  DoParseEthernet(p, Input{frame, frame.size()});
+  return p;
 }
 
 ParsedPacket ParseIP(std::span<const uint8_t> packet) {
-  return ParseNetwork(ParsedPacket{}, Input{packet, packet.size()},
-                      NetworkProtocol::kNone);
+  ParsedPacket p;
+  ParseNetwork(p, Input{packet, packet.size()}, NetworkProtocol::kNone);
+  return p;
 }
 
 ParsedPacket ParseEthernetPrefix(std::span<const uint8_t> prefix,
                                  size_t frame_size) {
-  return DoParseEthernet(Input{prefix, std::max(frame_size, prefix.size())});
+  ParsedPacket p;
+  DoParseEthernet(p, Input{prefix, std::max(frame_size, prefix.size())});
+  return p;
 }
 
 ParsedPacket ParseIPPrefix(std::span<const uint8_t> prefix,
                            size_t packet_size) {
-  return ParseNetwork(ParsedPacket{},
-                      Input{prefix, std::max(packet_size, prefix.size())},
-                      NetworkProtocol::kNone);
+  ParsedPacket p;
+  ParseNetwork(p, Input{prefix, std::max(packet_size, prefix.size())},
+               NetworkProtocol::kNone);
+  return p;
 }
 
 }  // namespace ipsum::tcpip

@@ -7,6 +7,7 @@
 #include "tcpip/receive.h"
 
 #include <algorithm>
+#include <array>
 #include <utility>
 
 #include "checksum/checksum.h"
@@ -122,15 +123,27 @@ std::optional<ReceivedPacket> Receive(PacketBuffer pkt, LinkType link,
     complete.sum = pkt.csum;
   }
 
-  // The parse step, on the frame's first bytes made contiguous (no copy
-  // when the first view holds them, as a NIC's receive buffer does).
-  std::optional<std::span<const uint8_t>> prefix =
-      data.PullUp(0, std::min(frame_size, PacketBuffer::kHeaderCapacity));
-  if (!prefix) return drop(DropReason::kTruncated);
+  // The parse step, on the frame's first view when it holds the headers
+  // (a NIC's receive buffer does: no copy), else on a copy of the first
+  // kHeaderCapacity bytes on the stack. The frame is not modified.
+  std::array<uint8_t, PacketBuffer::kHeaderCapacity> copy;
+  std::span<const uint8_t> prefix;
+  if (data.view_count() != 0) prefix = data.views()[0].span();
+  auto parse = [&](std::span<const uint8_t> bytes) {
+    return link == LinkType::kEthernet ? ParseEthernetPrefix(bytes, frame_size)
+                                       : ParseIPPrefix(bytes, frame_size);
+  };
   ReceivedPacket out;
   ParsedPacket& p = out.parsed;
-  p = link == LinkType::kEthernet ? ParseEthernetPrefix(*prefix, frame_size)
-                                  : ParseIPPrefix(*prefix, frame_size);
+  p = parse(prefix);
+  const size_t want = std::min(frame_size, PacketBuffer::kHeaderCapacity);
+  if (p.error == ParseError::kUnsupported && prefix.size() < want) {
+    // The headers may run past the first view.
+    std::span<uint8_t> c = std::span(copy).first(want);
+    if (!data.CopyOut(0, c)) return drop(DropReason::kTruncated);
+    prefix = c;
+    p = parse(prefix);
+  }
   if (!p.ok()) return drop(FromParseError(p.error));
   if (p.network == NetworkProtocol::kNone) {
     return drop(DropReason::kUnsupported);
@@ -138,7 +151,7 @@ std::optional<ReceivedPacket> Receive(PacketBuffer pkt, LinkType link,
   if (p.truncated) return drop(DropReason::kTruncated);
 
   // Validate the network header with the header package's views.
-  std::span<const uint8_t> net = prefix->subspan(p.network_offset);
+  std::span<const uint8_t> net = prefix.subspan(p.network_offset);
   if (p.network == NetworkProtocol::kIPv4) {
     header::Result<header::IPv4> ip = header::IPv4::ParsePrefix(net);
     if (!ip.ok()) return drop(DropReason::kMalformed);
