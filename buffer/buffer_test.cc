@@ -501,7 +501,11 @@ struct Slot {
 class ModelTest : public ::testing::TestWithParam<uint64_t> {
  protected:
   static constexpr int kSlots = 4;
+#if defined(__mips__) || defined(__aarch64__)
+  static constexpr size_t kMaxSize = 6000;  // Under QEMU.
+#else
   static constexpr size_t kMaxSize = 12000;
+#endif
 
   size_t Rand(size_t n) { return n == 0 ? 0 : rng_() % n; }
 
@@ -527,8 +531,10 @@ class ModelTest : public ::testing::TestWithParam<uint64_t> {
   }
 
   void Step(int op) {
-    Slot& s = slots_[Rand(kSlots)];
-    Slot& o = slots_[Rand(kSlots)];
+    s_ = Rand(kSlots);
+    o_ = Rand(kSlots);
+    Slot& s = slots_[s_];
+    Slot& o = slots_[o_];
     switch (op) {
       case 0: {  // Append bytes.
         Bytes b = RandomBytes(rng_, RandLen());
@@ -739,7 +745,7 @@ class ModelTest : public ::testing::TestWithParam<uint64_t> {
   }
 
   void Check(int step) {
-    for (int k = 0; k < kSlots; ++k) {
+    for (size_t k = 0; k < kSlots; ++k) {
       Slot& t = slots_[k];
       ASSERT_EQ(t.buf.size(), t.model.size())
           << "slot " << k << " step " << step;
@@ -758,9 +764,13 @@ class ModelTest : public ::testing::TestWithParam<uint64_t> {
             << "unmerged views " << i << " slot " << k << " step " << step;
       }
       ASSERT_EQ(t.buf.Flatten(), t.model) << "slot " << k << " step " << step;
-      uint16_t init = static_cast<uint16_t>(rng_());
-      ASSERT_EQ(t.buf.ChecksumAll(init),
-                RefSum(t.model, 0, t.model.size(), init));
+      // The whole-buffer sum for the slots this step touched (the others'
+      // bytes were just compared, and their sums checked when touched).
+      if (k == s_ || k == o_) {
+        uint16_t init = static_cast<uint16_t>(rng_());
+        ASSERT_EQ(t.buf.ChecksumAll(init),
+                  RefSum(t.model, 0, t.model.size(), init));
+      }
     }
     Slot& s = slots_[Rand(kSlots)];
     for (int i = 0; i < 4; ++i) {
@@ -779,11 +789,15 @@ class ModelTest : public ::testing::TestWithParam<uint64_t> {
 
   std::mt19937_64 rng_{GetParam()};
   Slot slots_[kSlots];
+  size_t s_ = 0;  // The slots the last step worked on.
+  size_t o_ = 0;
 };
 
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__) || \
-    defined(__mips__)
-constexpr int kSteps = 3000;
+// Fewer steps where each is slow (QEMU is ~50x slower than the host).
+#if defined(__mips__) || defined(__aarch64__)
+constexpr int kSteps = 1200;  // x 5 seeds.
+#elif defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+constexpr int kSteps = 4000;
 #else
 constexpr int kSteps = 10000;
 #endif
