@@ -135,7 +135,8 @@ void Print(const char* name, const Verdict& v) {
 bool SameVerdict(const Verdict& a, const Verdict& b) {
   bool same = a.delivered == b.delivered;
   if (same) {
-    same = a.delivered ? SamePacket(*a.packet, *b.packet) : a.reason == b.reason;
+    same =
+        a.delivered ? SamePacket(*a.packet, *b.packet) : a.reason == b.reason;
   }
   if (!same) {
     Print("first", a);

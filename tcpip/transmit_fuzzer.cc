@@ -105,8 +105,8 @@ Case ReadCase(fuzz::Reader& in) {
     for (size_t i = 0; i < e.tag_count; ++i) {
       const uint16_t tci = in.U16();
       const uint8_t tpid = in.U8();
-      e.tags[i].tpid = (tpid & 1) ? header::kEtherTypeQinQ
-                                  : header::kEtherTypeVlan;
+      e.tags[i].tpid =
+          (tpid & 1) ? header::kEtherTypeQinQ : header::kEtherTypeVlan;
       if (tpid & 0x80) {
         e.tags[i].tpid = 0x1234;  // Invalid.
         c.valid = false;
@@ -142,10 +142,11 @@ Case ReadCase(fuzz::Reader& in) {
 
   // The payload: at most 64 segments' worth, so that an MSS of 1 stays
   // cheap; past kMaxSendSize (or an IP length field) is a legal error.
-  size_t length = in.U16() % 4 == 0 ? in.U16() + size_t{in.U8()} * 8
-                                    : in.U16() % 3000;
+  size_t length =
+      in.U16() % 4 == 0 ? in.U16() + size_t{in.U8()} * 8 : in.U16() % 3000;
   if (c.op == kSendTCP || c.op == kSegmentTCP) {
-    length = std::min<size_t>(length, size_t{std::max<uint16_t>(c.mss, 1)} * 64);
+    length =
+        std::min<size_t>(length, size_t{std::max<uint16_t>(c.mss, 1)} * 64);
     if (length > kMaxSendSize) c.valid = false;
   } else if (length > 65000) {
     c.valid = false;
@@ -199,23 +200,22 @@ void CheckDelivered(const Case& c, PacketBuffer pkt, Expect& at, bool first,
   std::optional<ReceivedPacket> r = Receive(std::move(frame), link, stats);
   IPSUM_FUZZ_CHECK(r.has_value());
   const bool udp = c.op == kEncodeUDP;
-  IPSUM_FUZZ_CHECK(r->checksum_verified ==
-                   !(udp && c.datagram.no_checksum));
+  IPSUM_FUZZ_CHECK(r->checksum_verified == !(udp && c.datagram.no_checksum));
   IPSUM_FUZZ_CHECK(!r->is_fragment);
   IPSUM_FUZZ_CHECK(r->source_port == c.segment.source_port);
   IPSUM_FUZZ_CHECK(r->destination_port == c.segment.destination_port);
   const Bytes got = r->packet.data().Flatten();
   IPSUM_FUZZ_CHECK(got.size() <= max_payload || max_payload == 0);
   IPSUM_FUZZ_CHECK(at.offset + got.size() <= c.payload.size());
-  IPSUM_FUZZ_CHECK(std::equal(got.begin(), got.end(),
-                              c.payload.begin() + at.offset));
+  IPSUM_FUZZ_CHECK(
+      std::equal(got.begin(), got.end(), c.payload.begin() + at.offset));
   if (c.route.network == NetworkProtocol::kIPv4) {
     const auto ip = r->packet.Header(Layer::kNetwork);
     IPSUM_FUZZ_CHECK(ip.size() >= 20);
     const uint16_t id = static_cast<uint16_t>(ip[4] << 8 | ip[5]);
-    const uint16_t want = udp ? c.datagram.ip_id
-                              : static_cast<uint16_t>(c.segment.ip_id +
-                                                      at.index);
+    const uint16_t want =
+        udp ? c.datagram.ip_id
+            : static_cast<uint16_t>(c.segment.ip_id + at.index);
     IPSUM_FUZZ_CHECK(id == want);
   }
   if (!udp) {
@@ -253,9 +253,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     case kEncodeTCP:
     case kEncodeUDP: {
       PacketBuffer pkt(std::move(payload));
-      e = c.op == kEncodeTCP
-              ? EncodeTCP(c.route, c.segment, c.link, pkt)
-              : EncodeUDP(c.route, c.datagram, c.link, pkt);
+      e = c.op == kEncodeTCP ? EncodeTCP(c.route, c.segment, c.link, pkt)
+                             : EncodeUDP(c.route, c.datagram, c.link, pkt);
       if (e != EncodeError::kOk) {
         // Unchanged: no header pushed, the payload intact.
         IPSUM_FUZZ_CHECK(pkt.headers().empty());
