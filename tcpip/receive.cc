@@ -101,13 +101,16 @@ uint64_t ReceiveStats::TotalDropped() const {
   return n;
 }
 
-std::optional<ReceivedPacket> Receive(PacketBuffer pkt, LinkType link,
-                                      ReceiveStats& stats) {
-  ++stats.received;
-  auto drop = [&stats](DropReason r) -> std::optional<ReceivedPacket> {
+namespace {
+
+// Decode is Receive on out.packet, which holds the frame; it fills in
+// `out` and returns true, or counts the drop and returns false.
+bool Decode(ReceivedPacket& out, LinkType link, ReceiveStats& stats) {
+  auto drop = [&stats](DropReason r) {
     ++stats.dropped[static_cast<size_t>(r)];
-    return std::nullopt;
+    return false;
   };
+  PacketBuffer& pkt = out.packet;
   // A frame arrives whole in data(); nothing consumed yet.
   if (!pkt.headers().empty()) return drop(DropReason::kUnsupported);
   buffer::Buffer& data = pkt.data();
@@ -133,7 +136,6 @@ std::optional<ReceivedPacket> Receive(PacketBuffer pkt, LinkType link,
     return link == LinkType::kEthernet ? ParseEthernetPrefix(bytes, frame_size)
                                        : ParseIPPrefix(bytes, frame_size);
   };
-  ReceivedPacket out;
   ParsedPacket& p = out.parsed;
   p = parse(prefix);
   const size_t want = std::min(frame_size, PacketBuffer::kHeaderCapacity);
@@ -200,8 +202,7 @@ std::optional<ReceivedPacket> Receive(PacketBuffer pkt, LinkType link,
     out.is_fragment = true;
     ++stats.fragments;
     ++stats.delivered;
-    out.packet = std::move(pkt);
-    return out;
+    return true;
   }
 
   const bool v4 = p.network == NetworkProtocol::kIPv4;
@@ -315,8 +316,19 @@ std::optional<ReceivedPacket> Receive(PacketBuffer pkt, LinkType link,
   }
 
   ++stats.delivered;
-  out.packet = std::move(pkt);
-  return out;
+  return true;
+}
+
+}  // namespace
+
+std::optional<ReceivedPacket> Receive(PacketBuffer frame, LinkType link,
+                                      ReceiveStats& stats) {
+  ++stats.received;
+  // Built in place and returned by NRVO: the packet moves once, into it.
+  std::optional<ReceivedPacket> result(std::in_place);
+  result->packet = std::move(frame);
+  if (!Decode(*result, link, stats)) result.reset();
+  return result;
 }
 
 }  // namespace ipsum::tcpip
