@@ -1,10 +1,11 @@
 // Copyright 2026 The ipsum Authors. SPDX-License-Identifier: Apache-2.0
 //
-// Pseudo-header sums, transport checksums and RFC 1624 updates.
+// Pseudo-header sums, transport checksums and UDP checksum updates.
 
 #include "header/checksum.h"
 
 #include "checksum/endian.h"
+#include "checksum/update.h"
 
 namespace ipsum::header {
 
@@ -54,31 +55,12 @@ bool IsTransportChecksumValid(uint16_t pseudo_sum,
   return CombineAt(sum, payload_sum, header.size()) == 0xffff;
 }
 
-uint16_t UpdateChecksum(uint16_t checksum, uint16_t old_sum, uint16_t new_sum) {
-  // RFC 1624 section 3, eqn. 3: HC' = ~(~HC + ~m + m').
-  uint16_t sum = Combine(static_cast<uint16_t>(~checksum),
-                         static_cast<uint16_t>(~old_sum));
-  sum = Combine(sum, new_sum);
-  // One's-complement addition of 16-bit words yields 0x0000 only when every
-  // addend is zero; the full sum of data that is not all zero is then
-  // 0xffff ("negative zero" in RFC 1624 section 3 terms). Report it the way
-  // a recompute would.
-  if (sum == 0) sum = 0xffff;
-  return static_cast<uint16_t>(~sum);
-}
-
-uint16_t UpdateChecksumBytes(uint16_t checksum,
-                             std::span<const uint8_t> old_bytes,
-                             std::span<const uint8_t> new_bytes) {
-  return UpdateChecksum(checksum, Checksum(old_bytes), Checksum(new_bytes));
-}
-
 uint16_t UpdateUDPChecksum(uint16_t checksum, uint16_t old_sum,
                            uint16_t new_sum) {
   // RFC 768: "An all zero transmitted checksum value means that the
   // transmitter generated no checksum".
   if (checksum == 0) return 0;
-  uint16_t updated = UpdateChecksum(checksum, old_sum, new_sum);
+  uint16_t updated = checksum::UpdateChecksum16(checksum, old_sum, new_sum);
   // RFC 768: "If the computed checksum is zero, it is transmitted as all
   // ones".
   return updated == 0 ? 0xffff : updated;

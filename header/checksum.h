@@ -8,16 +8,12 @@
 //   - Computing and verifying a transport checksum from a pseudo-header sum,
 //     the transport header's bytes and the *sum* of the payload, so a caller
 //     whose payload sits in a chained buffer can sum it piecewise.
-//   - RFC 1624 incremental updates, for NAT (an address or port changes) and
-//     forwarding (the TTL changes), with the RFC's corner cases handled.
+//   - UDP's variant of the RFC 1624 incremental update (checksum/update.h
+//     does the arithmetic), whose 0 means "no checksum".
 //
 // Every `*Sum` value here is a folded, not complemented one's-complement sum
 // (checksum::Checksum); every `*Checksum` value is what a header's checksum
 // field holds (the complement).
-//
-// The RFC 1624 helpers overlap with checksum/update.h, which was being
-// written at the same time; they are kept here, named for what they do to a
-// *checksum field*, until the two are merged.
 
 #ifndef IPSUM_HEADER_CHECKSUM_H_
 #define IPSUM_HEADER_CHECKSUM_H_
@@ -74,36 +70,13 @@ bool IsTransportChecksumValid(uint16_t pseudo_sum,
                               std::span<const uint8_t> header,
                               uint16_t payload_sum);
 
-// UpdateChecksum returns a checksum field's new value after 16-bit words of
-// the data it covers whose sum was `old_sum` are replaced by words whose sum
-// is `new_sum`, by RFC 1624 section 3, equation 3:
-//
-//   HC' = ~(~HC + ~m + m')
-//
-// The result equals a full recompute over any data that is not all zero
-// (every IP and transport header): where the equation gives the "negative
-// zero" 0xffff that a recompute never yields (RFC 1624 section 3, the case of
-// section 2's example), it returns 0x0000 instead. The replaced words must
-// sit at even offsets of the checksummed data. Not for UDP fields, whose 0
-// means "no checksum": see UpdateUDPChecksum.
-uint16_t UpdateChecksum(uint16_t checksum, uint16_t old_sum, uint16_t new_sum);
-
-// UpdateChecksum16 is UpdateChecksum for one changed 16-bit word.
-inline uint16_t UpdateChecksum16(uint16_t checksum, uint16_t old_word,
-                                 uint16_t new_word) {
-  return UpdateChecksum(checksum, old_word, new_word);
-}
-
-// UpdateChecksumBytes is UpdateChecksum for a changed run of bytes (an
-// address): `old_bytes` and `new_bytes` have the same even length and start
-// at the same even offset of the checksummed data.
-uint16_t UpdateChecksumBytes(uint16_t checksum,
-                             std::span<const uint8_t> old_bytes,
-                             std::span<const uint8_t> new_bytes);
-
-// UpdateUDPChecksum is UpdateChecksum for a UDP checksum field: a stored 0
-// ("no checksum was computed", RFC 768) stays 0, and a result of 0 is stored
-// as 0xffff, as a full computation would store it.
+// UpdateUDPChecksum returns a UDP checksum field's new value after 16-bit
+// words of the data it covers whose sum was `old_sum` are replaced by words
+// whose sum is `new_sum` (RFC 1624 section 3, eqn. 3, as
+// checksum::UpdateChecksum16), with UDP's two rules: a stored 0 ("no
+// checksum was computed", RFC 768) stays 0, and a result of 0 is stored as
+// 0xffff, as a full computation would store it. Other protocols' fields use
+// checksum/update.h directly.
 uint16_t UpdateUDPChecksum(uint16_t checksum, uint16_t old_sum,
                            uint16_t new_sum);
 

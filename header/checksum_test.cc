@@ -2,14 +2,16 @@
 //
 // Tests of the shared checksum helpers: pseudo-header sums against
 // pseudo-headers built as bytes, transport checksums from a payload sum
-// against a byte-at-a-time reference, and RFC 1624 updates, including the
-// RFC's own example and the UDP zero rules.
+// against a byte-at-a-time reference, the UDP zero rules of its RFC 1624
+// update, and checksum/update.h (which the header setters use) against the
+// same reference, including the RFC's own example.
 
 #include "header/checksum.h"
 
 #include <vector>
 
 #include "checksum/endian.h"
+#include "checksum/update.h"
 #include "gtest/gtest.h"
 #include "header/internal/test_util.h"
 #include "header/protocol.h"
@@ -87,14 +89,14 @@ TEST(TransportChecksumTest, MatchesReferenceForAnyHeaderAndPayload) {
 // m = 0x5555, m' = 0x3285 [...] HC' = 0x0000" (eqn. 2 of RFC 1141 would
 // give the wrong 0xFFFF).
 TEST(UpdateChecksumTest, Rfc1624Example) {
-  EXPECT_EQ(UpdateChecksum16(0xdd2f, 0x5555, 0x3285), 0x0000);
+  EXPECT_EQ(checksum::UpdateChecksum16(0xdd2f, 0x5555, 0x3285), 0x0000);
 }
 
 TEST(UpdateChecksumTest, NoChangeIsIdentity) {
   for (uint32_t c = 0; c <= 0xffff; c += 0x101) {
     uint16_t cs = static_cast<uint16_t>(c);
     if (cs == 0xffff) continue;  // never computed over non-zero data
-    EXPECT_EQ(UpdateChecksum16(cs, 0x1234, 0x1234), cs);
+    EXPECT_EQ(checksum::UpdateChecksum16(cs, 0x1234, 0x1234), cs);
   }
 }
 
@@ -123,7 +125,7 @@ TEST(UpdateChecksumTest, MatchesRecomputeOnRandomData) {
       }
     }
     std::span<const uint8_t> now(b.data() + at, n);
-    EXPECT_EQ(UpdateChecksumBytes(before, old, now),
+    EXPECT_EQ(checksum::UpdateChecksumBytes(before, old, now),
               static_cast<uint16_t>(~ReferenceSum(b)))
         << i;
   }
@@ -134,7 +136,7 @@ TEST(UpdateUDPChecksumTest, ZeroStaysZeroAndZeroResultIsAllOnes) {
   EXPECT_EQ(UpdateUDPChecksum(0xdd2f, 0x5555, 0x3285), 0xffff);
   // From a stored 0xffff (a computed 0) the update is the ordinary one.
   EXPECT_EQ(UpdateUDPChecksum(0xffff, 0x3285, 0x5555),
-            UpdateChecksum16(0x0000, 0x3285, 0x5555));
+            checksum::UpdateChecksum16(0x0000, 0x3285, 0x5555));
   EXPECT_EQ(UpdateUDPChecksum(0xffff, 0x3285, 0x5555), 0xdd2f);
 }
 

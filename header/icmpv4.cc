@@ -4,6 +4,7 @@
 
 #include "header/icmpv4.h"
 
+#include "checksum/update.h"
 #include "header/checksum.h"
 
 namespace ipsum::header {
@@ -105,7 +106,7 @@ Result<MutableICMPv4> MutableICMPv4::Parse(std::span<uint8_t> message) {
 }
 
 void MutableICMPv4::SetIdentAndUpdateChecksum(uint16_t v) {
-  SetChecksum(UpdateChecksum16(checksum(), ident(), v));
+  SetChecksum(checksum::UpdateChecksum16(checksum(), ident(), v));
   SetIdent(v);
 }
 

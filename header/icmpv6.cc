@@ -4,6 +4,7 @@
 
 #include "header/icmpv6.h"
 
+#include "checksum/update.h"
 #include "header/checksum.h"
 
 namespace ipsum::header {
@@ -77,14 +78,15 @@ Result<MutableICMPv6> MutableICMPv6::Parse(std::span<uint8_t> message) {
 }
 
 void MutableICMPv6::SetIdentAndUpdateChecksum(uint16_t v) {
-  SetChecksum(UpdateChecksum16(checksum(), ident(), v));
+  SetChecksum(checksum::UpdateChecksum16(checksum(), ident(), v));
   SetIdent(v);
 }
 
 void MutableICMPv6::UpdateChecksumForAddressChange(
     std::span<const uint8_t> old_address,
     std::span<const uint8_t> new_address) {
-  SetChecksum(UpdateChecksumBytes(checksum(), old_address, new_address));
+  SetChecksum(
+      checksum::UpdateChecksumBytes(checksum(), old_address, new_address));
 }
 
 }  // namespace ipsum::header

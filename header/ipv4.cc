@@ -8,6 +8,7 @@
 #include <cstring>
 
 #include "checksum/checksum.h"
+#include "checksum/update.h"
 #include "header/checksum.h"
 
 namespace ipsum::header {
@@ -151,7 +152,7 @@ void MutableIPv4::SetTtlAndUpdateChecksum(uint8_t ttl) {
   uint16_t old_word = LoadBig16(p() + kTtlOffset);
   p()[kTtlOffset] = ttl;
   uint16_t new_word = LoadBig16(p() + kTtlOffset);
-  SetChecksum(UpdateChecksum16(checksum(), old_word, new_word));
+  SetChecksum(checksum::UpdateChecksum16(checksum(), old_word, new_word));
 }
 
 uint8_t MutableIPv4::DecrementTtl() {
@@ -162,13 +163,15 @@ uint8_t MutableIPv4::DecrementTtl() {
 }
 
 void MutableIPv4::SetSourceAndUpdateChecksum(const IPv4Address& a) {
-  uint16_t c = UpdateChecksumBytes(checksum(), source().bytes, a.bytes);
+  uint16_t c =
+      checksum::UpdateChecksumBytes(checksum(), source().bytes, a.bytes);
   SetSource(a);
   SetChecksum(c);
 }
 
 void MutableIPv4::SetDestinationAndUpdateChecksum(const IPv4Address& a) {
-  uint16_t c = UpdateChecksumBytes(checksum(), destination().bytes, a.bytes);
+  uint16_t c =
+      checksum::UpdateChecksumBytes(checksum(), destination().bytes, a.bytes);
   SetDestination(a);
   SetChecksum(c);
 }

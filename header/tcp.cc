@@ -6,6 +6,7 @@
 
 #include <cstring>
 
+#include "checksum/update.h"
 #include "header/checksum.h"
 #include "header/protocol.h"
 
@@ -204,19 +205,20 @@ Result<MutableTCP> MutableTCP::Parse(std::span<uint8_t> segment) {
 }
 
 void MutableTCP::SetSourcePortAndUpdateChecksum(uint16_t port) {
-  SetChecksum(UpdateChecksum16(checksum(), source_port(), port));
+  SetChecksum(checksum::UpdateChecksum16(checksum(), source_port(), port));
   SetSourcePort(port);
 }
 
 void MutableTCP::SetDestinationPortAndUpdateChecksum(uint16_t port) {
-  SetChecksum(UpdateChecksum16(checksum(), destination_port(), port));
+  SetChecksum(checksum::UpdateChecksum16(checksum(), destination_port(), port));
   SetDestinationPort(port);
 }
 
 void MutableTCP::UpdateChecksumForAddressChange(
     std::span<const uint8_t> old_address,
     std::span<const uint8_t> new_address) {
-  SetChecksum(UpdateChecksumBytes(checksum(), old_address, new_address));
+  SetChecksum(
+      checksum::UpdateChecksumBytes(checksum(), old_address, new_address));
 }
 
 }  // namespace ipsum::header
