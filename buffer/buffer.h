@@ -44,8 +44,9 @@ inline constexpr size_t kPrependHeadroom = 128;
 // The bytes of the chunk in front of the window are its headroom and the
 // bytes behind it its tailroom; an unshared View can grow into them.
 //
-// A View is not synchronized: one View object must not be used by two
-// threads at once, but Views sharing a chunk may live in different threads.
+// A View is not synchronized: const methods may run concurrently on one View,
+// a non-const one must not overlap any other call on it; Views sharing a
+// chunk may live in different threads.
 class View {
  public:
   // View constructs an empty view that holds no chunk.
@@ -224,9 +225,12 @@ class View {
 // error only, so no error enum), leaves the buffer unchanged, and never
 // reads or writes outside it.
 //
-// Thread safety: like std::vector, one Buffer must not be modified by one
-// thread while another uses it; different Buffers sharing chunks (clones,
-// split halves) may be used and destroyed freely in different threads.
+// Thread safety: like std::vector, const methods may run concurrently on one
+// Buffer (several threads cloning one send queue, say), but a non-const call
+// must not overlap any other call on the same Buffer. Different Buffers
+// sharing chunks (clones, split halves, copied Views) may be used, written
+// (copy-on-write) and destroyed freely in different threads: the reference
+// counts are atomic and the pool is locked.
 class Buffer {
  public:
   // Buffer constructs an empty buffer.
