@@ -61,7 +61,10 @@ EncodeError SendTCP(const Route& route, const TCPSegment& segment, uint16_t mss,
 // SegmentGsoPacket segments a packet carrying GSO metadata (from SendTCP)
 // into gso_size-byte segments, as a TSO NIC does, reading the fields back
 // from its headers; `link` chooses the segments' checksum form (a NIC
-// completes them: pass a link without tx_checksum_offload). Errors
+// completes them: pass a link without tx_checksum_offload). The TCP
+// options are parsed and encoded again (header::EncodeTCPOptions), so
+// options SendTCP wrote come out byte for byte, and unknown kinds are
+// dropped. Errors
 // (nothing appended): kBadField when the packet has no GSO metadata or
 // headers SegmentTCP cannot reproduce (IPv4 options, IPv6 extension
 // headers, fragments), or a SegmentTCP error.

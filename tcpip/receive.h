@@ -11,7 +11,9 @@
 //   - kNone: in software. The payload is summed view by view where it lies
 //     and combined with the sums of the pseudo-header and the (consumed)
 //     transport header.
-//   - kUnnecessary: the NIC verified it; nothing is summed.
+//   - kUnnecessary: the NIC verified it; nothing is summed. kPartial (a
+//     packet this host built, looped back without reaching a wire) is
+//     trusted the same way, as Linux's skb_csum_unnecessary does.
 //   - kComplete: the NIC summed the packet from csum_start to its end (the
 //     one's-complement sum, folded, not complemented, in `csum`). The
 //     transport's sum is what remains after taking out, by one's-complement
