@@ -7,6 +7,8 @@
 //   BM_ReadBaseline/len:N     the bandwidth limit: an AVX2 loop that only
 //                             reads the bytes (read_baseline_avx2.h); the
 //                             target is sum >= 0.7x of it at 1500 B..64 KiB.
+//   BM_InCache/<impl>/len:N   the same lengths as BM_ReadBaseline (plus
+//                             1500), in the same run, for the ratio.
 //   BM_Interleaved/<impl>/... alternates two (length, offset) pairs on every
 //                             call, so no branch on the length is predicted
 //                             from the previous call: a stack's real mix of
@@ -108,6 +110,8 @@ void InterleavedPairs(benchmark::internal::Benchmark* b) {
   b->Args({576, 1, 9000, 0});  // Minimum IPv4 MTU, a jumbo frame.
 }
 
+// BM_OutOfCache times one sum of len bytes at a 64-byte boundary (also
+// registered as BM_InCache for lengths that fit in L1/L2).
 void BM_OutOfCache(benchmark::State& state, const Implementation* impl) {
   if (!impl->supported()) {
     state.SkipWithError("implementation not supported by this CPU");
@@ -196,6 +200,13 @@ const bool kRegistered = [] {
     benchmark::RegisterBenchmark(("BM_Interleaved/" + name).c_str(),
                                  BM_Interleaved, &impl)
         ->Apply(InterleavedPairs);
+    benchmark::RegisterBenchmark(("BM_InCache/" + name).c_str(), BM_OutOfCache,
+                                 &impl)
+        ->ArgName("len")
+        ->Arg(1500)
+        ->Arg(1536)
+        ->Arg(16384)
+        ->Arg(65536);
     benchmark::RegisterBenchmark(("BM_OutOfCache/" + name).c_str(),
                                  BM_OutOfCache, &impl)
         ->ArgName("len")

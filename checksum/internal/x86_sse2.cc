@@ -11,7 +11,8 @@
 // widening shuffles. Four independent pairs of accumulators, 64 bytes per
 // iteration; the folded 16-bit result is byte-swapped once (RFC 1071 2(B)).
 //
-// Inputs shorter than 64 bytes take the scalar path of native_sum.h. Long
+// Inputs shorter than 64 bytes take the scalar path of native_sum.h; the
+// last bytes of longer ones are one masked vector (and an odd last byte). Long
 // inputs first sum a scalar head up to a 16-byte boundary (of the source for
 // Sum, of the destination for CopySum) so that no load (or store) in the
 // loop splits a cache line; if the head has odd length, the rest is a part
@@ -85,6 +86,27 @@ void Store(uint8_t* p, __m128i x) {
   _mm_storeu_si128(reinterpret_cast<__m128i*>(p), x);
 }
 
+// kTailMask is 16 zero bytes then 16 0xff bytes: loading 16 bytes at
+// kTailMask + n gives a mask that keeps the last n bytes of a vector.
+alignas(64) constexpr uint8_t kTailMask[2 * 16] = {
+    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,
+    0,    0,    0,    0,    0,    0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+    0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff};
+
+// TailVector returns the last `even` bytes before p + even (even < 16, an
+// even number, at least 16 readable bytes before p + even) as a vector
+// whose other bytes are zero, in the word positions their offsets from p
+// give them: the vector ends at p + even, an even distance from p.
+__m128i TailVector(const uint8_t* p, size_t even) {
+  return _mm_and_si128(Load(p + even - 16), Load(kTailMask + even));
+}
+
+// OddTail returns the native accumulator of the last byte of an odd-length
+// tail of `len` bytes at p, or 0 when len is even.
+uint64_t OddTail(const uint8_t* p, size_t len) {
+  return (len & 1) ? uint64_t{p[len - 1]} : 0;  // A low byte (little-endian).
+}
+
 // SumBody returns the folded native sum of p[0, len), len <= kChunk.
 uint16_t SumBody(const uint8_t* p, size_t len) {
   Lanes s0, s1, s2, s3;
@@ -95,10 +117,14 @@ uint16_t SumBody(const uint8_t* p, size_t len) {
     s3.Add(Load(p + 48));
   }
   for (; len >= 16; len -= 16, p += 16) s0.Add(Load(p));
+  // The last len < 16 bytes: one masked vector over the even part, ending
+  // where it ends (the whole input is at least 64 bytes and this is its end,
+  // so the bytes before the tail are readable), and a last odd byte alone.
+  if (len > 1) s1.Add(TailVector(p, len & ~size_t{1}));
   s0.Merge(s1);
   s2.Merge(s3);
   s0.Merge(s2);
-  return FoldNative(AddEndAround(s0.Native(), SumShortNative(p, len)));
+  return FoldNative(s0.Native() + OddTail(p, len));
 }
 
 // CopyBody copies src[0, len) to dst and returns their folded native sum,
@@ -124,10 +150,18 @@ uint16_t CopyBody(uint8_t* dst, const uint8_t* src, size_t len) {
     Store(dst, x);
     s0.Add(x);
   }
+  // As in SumBody; the tail's whole vector is stored too, rewriting bytes
+  // already copied with the same values.
+  if (len > 1) {
+    const size_t even = len & ~size_t{1};
+    Store(dst + even - 16, Load(src + even - 16));
+    s1.Add(TailVector(src, even));
+  }
+  if (len & 1) dst[len - 1] = src[len - 1];
   s0.Merge(s1);
   s2.Merge(s3);
   s0.Merge(s2);
-  return FoldNative(AddEndAround(s0.Native(), CopyShortNative(dst, src, len)));
+  return FoldNative(s0.Native() + OddTail(src, len));
 }
 
 // HeadLength returns how many bytes at `p` precede a 16-byte boundary.
@@ -143,8 +177,7 @@ uint16_t X86Sse2Sum(const uint8_t* data, size_t len, uint16_t initial) {
   }
   uint16_t total = 0;
   size_t off = 0;
-  if (len >= kAlignFrom) {
-    off = HeadLength(data);
+  if (len >= kAlignFrom && (off = HeadLength(data)) != 0) {
     total = FoldNative(SumShortNative(data, off));
   }
   while (off < len) {
@@ -162,8 +195,7 @@ uint16_t X86Sse2CopySum(uint8_t* dst, const uint8_t* src, size_t len,
   }
   uint16_t total = 0;
   size_t off = 0;
-  if (len >= kAlignFrom) {
-    off = HeadLength(dst);
+  if (len >= kAlignFrom && (off = HeadLength(dst)) != 0) {
     total = FoldNative(CopyShortNative(dst, src, off));
   }
   while (off < len) {
