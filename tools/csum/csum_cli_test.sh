@@ -5,6 +5,7 @@
 # sum, verify, fix, --cpu and the default job.
 set -uo pipefail
 csum=$1
+make_captures=$2
 dir=testdata/checksum
 caps=testdata/captures
 tmp=${TEST_TMPDIR:-$(mktemp -d)}
@@ -117,5 +118,15 @@ check "no progress on a non-terminal" test ! -s "$tmp/err"
 (cd "$tmp" && "$OLDPWD/$csum") >"$tmp/default" 2>&1; rc=$?
 check "default job exits 0" test "$rc" -eq 0
 check "default job matches ground truth" grep -q '^ground truth: 9 of 9 captures' "$tmp/default"
+
+# The committed captures are what the generator writes today, byte for byte.
+mkdir -p "$tmp/gen"
+"$make_captures" "$tmp/gen"; rc=$?
+check "make_captures exits 0" test "$rc" -eq 0
+for f in "$caps"/*.pcap "$caps"/*.pcapng "$caps"/*.tsv; do
+  check "$f is up to date" cmp -s "$f" "$tmp/gen/$(basename "$f")"
+done
+check "make_captures writes no other file" test \
+  "$(ls "$tmp/gen" | wc -l)" -eq "$(ls "$caps" | grep -vc BUILD)"
 
 exit $fail
