@@ -86,11 +86,11 @@ void BM_ChecksumChainedRange(benchmark::State& state) {
 BENCHMARK(BM_ChecksumChainedRange);
 
 // BM_PrependHeaderChecksumShared times the send path for a segment whose
-// 1460-byte payload is shared with the send queue: clone the payload,
+// 1480-byte payload is shared with the send queue: clone the payload,
 // prepend a 20-byte TCP header (a new pooled chunk, since the payload is
 // shared), checksum header and payload, store the checksum in the header.
 void BM_PrependHeaderChecksumShared(benchmark::State& state) {
-  std::vector<uint8_t> bytes = Payload(1460);
+  std::vector<uint8_t> bytes = Payload(1480);
   Buffer queue = Buffer::Copy(bytes);
   for (auto _ : state) {
     Buffer seg = queue.Clone();
@@ -101,14 +101,14 @@ void BM_PrependHeaderChecksumShared(benchmark::State& state) {
     checksum::Put(tcp.data() + 16, static_cast<uint16_t>(~sum));
     benchmark::DoNotOptimize(seg);
   }
-  state.SetBytesProcessed(int64_t(state.iterations()) * 1480);
+  state.SetBytesProcessed(int64_t(state.iterations()) * 1500);
 }
 BENCHMARK(BM_PrependHeaderChecksumShared);
 
 // BM_PrependHeaderChecksumHeadroom is the same with an unshared payload that
 // has headroom: the header is written in place, nothing is allocated.
 void BM_PrependHeaderChecksumHeadroom(benchmark::State& state) {
-  std::vector<uint8_t> bytes = Payload(1460);
+  std::vector<uint8_t> bytes = Payload(1480);
   Buffer seg = Buffer::Copy(bytes, kPrependHeadroom);
   for (auto _ : state) {
     std::span<uint8_t> tcp = seg.Prepend(20);
@@ -119,7 +119,7 @@ void BM_PrependHeaderChecksumHeadroom(benchmark::State& state) {
     benchmark::DoNotOptimize(seg);
     seg.TrimFront(20);
   }
-  state.SetBytesProcessed(int64_t(state.iterations()) * 1480);
+  state.SetBytesProcessed(int64_t(state.iterations()) * 1500);
 }
 BENCHMARK(BM_PrependHeaderChecksumHeadroom);
 
