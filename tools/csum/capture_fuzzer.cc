@@ -59,7 +59,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   }
   uint64_t visits = 0;
   const CaptureReport report = VerifyCapture(
-      in, [&visits](uint64_t frame, const FrameCheck&) {
+      in,
+      [&visits](uint64_t frame, const FrameCheck&) {
         IPSUM_FUZZ_CHECK(frame == ++visits);
       },
       /*progress=*/false);

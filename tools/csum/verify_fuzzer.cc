@@ -42,7 +42,8 @@ void CheckFields(const FrameCheck& c, std::span<const uint8_t> frame) {
       IPSUM_FUZZ_CHECK(f.stored ==
                        (uint16_t{frame[f.offset]} << 8 | frame[f.offset + 1]));
     }
-    const bool judged = f.verdict == Verdict::kGood || f.verdict == Verdict::kBad;
+    const bool judged =
+        f.verdict == Verdict::kGood || f.verdict == Verdict::kBad;
     IPSUM_FUZZ_CHECK(f.has_computed == judged);
     if (judged) IPSUM_FUZZ_CHECK(f.has_stored);
     if (f.verdict == Verdict::kBad) IPSUM_FUZZ_CHECK(f.stored != f.computed);
