@@ -49,6 +49,7 @@ void Tally::Add(const FrameCheck& check) {
       break;
     case FrameKind::kUndecodable:
       ++undecodable;
+      ++undecodable_reasons[std::string(check.reason)];
       break;
     case FrameKind::kUnsupportedLink:
       ++unsupported_link;
@@ -66,6 +67,9 @@ void Tally::Merge(const Tally& other) {
   not_ip += other.not_ip;
   undecodable += other.undecodable;
   unsupported_link += other.unsupported_link;
+  for (const auto& [reason, n] : other.undecodable_reasons) {
+    undecodable_reasons[reason] += n;
+  }
   for (size_t l = 0; l < kLayerCount; ++l) {
     for (size_t v = 0; v < kVerdictCount; ++v) {
       fields[l][v] += other.fields[l][v];
@@ -89,6 +93,15 @@ std::string FormatSummary(std::string_view title, const Tally& t) {
     absl::StrAppend(&out, ", ", t.unsupported_link, " of an unknown link type");
   }
   out += ")\n";
+  if (!t.undecodable_reasons.empty()) {
+    out += "  undecodable:";
+    const char* sep = " ";
+    for (const auto& [reason, n] : t.undecodable_reasons) {
+      absl::StrAppend(&out, sep, n, " ", reason.empty() ? "?" : reason);
+      sep = ", ";
+    }
+    out += "\n";
+  }
   constexpr char kRow[] = "  %-7s %9s %9s %9s %9s %11s %9s\n";
   absl::StrAppendFormat(&out, kRow, "layer", "fields", "verified", "good",
                         "bad", "unverified", "none");

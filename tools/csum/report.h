@@ -22,6 +22,7 @@
 
 #include <array>
 #include <cstdint>
+#include <map>
 #include <string>
 #include <string_view>
 
@@ -37,6 +38,8 @@ struct Tally {
   uint64_t not_ip = 0;
   uint64_t undecodable = 0;
   uint64_t unsupported_link = 0;
+  // undecodable_reasons counts the undecodable frames by reason.
+  std::map<std::string, uint64_t> undecodable_reasons;
   // fields[layer][verdict] counts the checksum fields met.
   std::array<std::array<uint64_t, kVerdictCount>, kLayerCount> fields{};
 
@@ -52,6 +55,7 @@ struct Tally {
 // name and kind), one row per layer and a total row:
 //
 //   NAME: pcap, ethernet, 12 packets (8 ipv4, 3 ipv6, 1 not ip)
+//     undecodable: 1 IPv4 IHL below 5       (only when there are any)
 //     layer   fields  verified   good    bad  unverified   none
 //     ipv4         8         8      7      1           0      0
 //     ...

@@ -70,6 +70,23 @@ TEST(AppendJson, SameRecordsWithNulls) {
             "\"csum_off\":null}\n");
 }
 
+TEST(FormatSummary, UndecodableFramesByReason) {
+  Tally t;
+  FrameCheck bad;
+  bad.kind = FrameKind::kUndecodable;
+  bad.reason = "IPv4 IHL below 5";
+  t.Add(bad);
+  t.Add(bad);
+  bad.reason = "link-layer header truncated";
+  t.Add(bad);
+  std::string s = FormatSummary("x", t);
+  EXPECT_NE(s.find("x, 3 packets (0 ipv4, 0 ipv6, 3 undecodable)\n"
+                   "  undecodable: 2 IPv4 IHL below 5, 1 link-layer header "
+                   "truncated\n"),
+            std::string::npos)
+      << s;
+}
+
 TEST(FormatSummary, CountsByLayerAndVerdict) {
   Tally t;
   FrameCheck ip;
