@@ -8,9 +8,10 @@
 //
 // writes <dir>/ipv4_fuzzer/*, <dir>/ipv6_fuzzer/* (IP packets),
 // <dir>/transport_fuzzer/* (selector byte + transport header and payload,
-// or + Ethernet frame) and <dir>/frames/* (whole Ethernet frames, which the
-// tcpip fuzzers' seeds start from). Existing files of the same name are
-// overwritten; nothing else is touched.
+// or + Ethernet frame), and the whole Ethernet frames with the prefixes of
+// //tcpip:receive_fuzzer and //tools/csum:verify_fuzzer in theirs.
+// Existing files of the same name are overwritten; nothing else is
+// touched.
 
 #include <cstdint>
 #include <cstdio>
@@ -84,7 +85,13 @@ int Main(int argc, char** argv) {
   const std::filesystem::path root(argv[1]);
   for (const Frame& f : kFrames) {
     const Bytes frame = testing::Hex(f.hex);
-    Write(root / "frames", f.name, frame);
+    // tcpip receive_fuzzer: control 0 (Ethernet, flat, NONE), csum_start
+    // 14 and csum 0, then the frame. csum verify_fuzzer: link type
+    // selector 1 (Ethernet), then the frame.
+    Bytes rx = {0, 0, 14, 0, 0};
+    rx.insert(rx.end(), frame.begin(), frame.end());
+    Write(root / "receive_fuzzer", f.name, rx);
+    Write(root / "verify_fuzzer", f.name, frame, 1);
     Write(root / "transport_fuzzer", std::string(f.name) + "-ethernet", frame,
           5);
     const Result<Ethernet> eth = Ethernet::Parse(frame);
