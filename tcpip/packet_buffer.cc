@@ -54,6 +54,9 @@ std::span<uint8_t> PacketBuffer::Push(Layer layer, size_t n) {
 }
 
 std::optional<std::span<uint8_t>> PacketBuffer::Consume(Layer layer, size_t n) {
+  // A packet with no headers yet (one built for transmit and looped back)
+  // consumes from the start of the header area.
+  if (start_ == end_) start_ = end_ = 0;
   if (n > data_.size() || n > kHeaderCapacity - end_) return std::nullopt;
   std::span<uint8_t> dst(area_.data() + end_, n);
   if (!data_.CopyOut(0, dst) || !data_.TrimFront(n)) return std::nullopt;

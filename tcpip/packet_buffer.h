@@ -155,7 +155,9 @@ class PacketBuffer {
   // area (copying them; the payload views are trimmed, not copied), records
   // them as `layer`'s header and returns them. Returns nullopt, changing
   // nothing, when data() holds fewer than `n` bytes or the header area has
-  // no room for them: ordinary input on the receive path.
+  // no room for them: ordinary input on the receive path. A packet with no
+  // headers yet consumes from the start of the header area, whatever it
+  // reserved for Push.
   std::optional<std::span<uint8_t>> Consume(Layer layer, size_t n);
 
   // Header returns `layer`'s header bytes, empty if it was neither pushed

@@ -64,6 +64,15 @@ TEST(PacketBufferTest, ConsumeMovesHeaderBytesOutOfTheFrame) {
   EXPECT_EQ(pkt.Flatten(), frame);
 }
 
+TEST(PacketBufferTest, ATransmitPacketWithoutHeadersCanBeConsumed) {
+  PacketBuffer pkt(MakePayload(std::vector<uint8_t>{1, 2, 3}, 1));
+  auto h = pkt.Consume(Layer::kNetwork, 2);
+  ASSERT_TRUE(h);
+  EXPECT_EQ((*h)[1], 2);
+  EXPECT_EQ(pkt.HeaderOffset(Layer::kNetwork), 0u);
+  EXPECT_EQ(pkt.Flatten(), (std::vector<uint8_t>{1, 2, 3}));
+}
+
 TEST(PacketBufferTest, ConsumeBeyondTheHeaderAreaFails) {
   std::vector<uint8_t> frame(PacketBuffer::kHeaderCapacity + 10, 1);
   PacketBuffer pkt = PacketBuffer::FromFrame(MakePayload(frame, 1));

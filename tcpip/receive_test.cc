@@ -582,6 +582,20 @@ TEST(ReceiveTest, RandomDamageNeverEscapesTheCounters) {
   EXPECT_GT(stats.TotalDropped(), 1000u);
 }
 
+TEST(ReceiveTest, FrameInATransmitPacketOrWithHeadersConsumed) {
+  Bytes f = Encode(MakeRoute(NetworkProtocol::kIPv6), true, Bytes(30, 4));
+  ReceiveStats stats;
+  // Built with the transmit constructor: all its header area reserved.
+  EXPECT_TRUE(
+      Receive(PacketBuffer(MakePayload(f, 2)), LinkType::kEthernet, stats));
+  // Already partly consumed: not a frame.
+  PacketBuffer consumed = PacketBuffer::FromFrame(MakePayload(f, 2));
+  ASSERT_TRUE(consumed.Consume(Layer::kLink, 14));
+  EXPECT_FALSE(Receive(std::move(consumed), LinkType::kIP, stats));
+  EXPECT_EQ(stats.Dropped(DropReason::kUnsupported), 1u);
+  EXPECT_EQ(stats.delivered, 1u);
+}
+
 TEST(ReceiveTest, DropReasonNames) {
   EXPECT_EQ(ToString(DropReason::kBadTransportChecksum),
             "bad transport checksum");
