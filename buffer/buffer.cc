@@ -61,29 +61,33 @@ Buffer Buffer::Copy(std::span<const uint8_t> bytes, size_t headroom) {
 
 void Buffer::Append(View v) {
   if (v.empty()) return;
-  size_ += v.size();
+  const size_t n = v.size();
   if (!views_.empty()) {
     View& last = views_.back();
     if (last.chunk_ == v.chunk_ && last.offset_ + last.length_ == v.offset_) {
-      last.length_ += v.length_;
+      last.length_ += n;
+      size_ += n;
       return;  // `v` drops its (duplicate) reference.
     }
   }
-  views_.push_back(std::move(v));
+  views_.push_back(std::move(v));  // May throw; then nothing changed.
+  size_ += n;
 }
 
 void Buffer::Prepend(View v) {
   if (v.empty()) return;
-  size_ += v.size();
+  const size_t n = v.size();
   if (!views_.empty()) {
     View& first = views_.front();
-    if (first.chunk_ == v.chunk_ && v.offset_ + v.length_ == first.offset_) {
+    if (first.chunk_ == v.chunk_ && v.offset_ + n == first.offset_) {
       first.offset_ = v.offset_;
-      first.length_ += v.length_;
+      first.length_ += n;
+      size_ += n;
       return;
     }
   }
   views_.insert(views_.begin(), std::move(v));
+  size_ += n;
 }
 
 void Buffer::Append(Buffer&& other) {
