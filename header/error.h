@@ -37,6 +37,10 @@ enum class Error : uint8_t {
   // minimum, runs past the end of its option area, or a known option has the
   // wrong length.
   kBadOptionLength,
+  // kBadOption: a known option whose contents are invalid: an IPv4 route
+  // or timestamp option whose pointer is below its smallest legal value
+  // (RFC 791 section 3.1).
+  kBadOption,
   // kBadExtensionHeader: an IPv6 extension header runs past the payload
   // length its IPv6 header declares.
   kBadExtensionHeader,
@@ -74,6 +78,8 @@ constexpr std::string_view ToString(Error e) {
       return "bad length";
     case Error::kBadOptionLength:
       return "bad option length";
+    case Error::kBadOption:
+      return "bad option";
     case Error::kBadExtensionHeader:
       return "bad extension header";
     case Error::kHopByHopNotFirst:

@@ -30,6 +30,35 @@ constexpr uint16_t kFlagDF = 0x4000;
 constexpr uint16_t kFlagMF = 0x2000;
 constexpr uint16_t kOffsetMask = 0x1fff;
 
+// ValidateOption checks the lengths (and pointers) of the options RFC 791
+// section 3.1 and RFC 2113 define; WalkOptions has checked that every
+// option's length is at least 2 and fits in the option area, and unknown
+// options are accepted as they are.
+Error ValidateOption(const Option& o) {
+  size_t length = o.data.size() + 2;
+  switch (o.kind) {
+    case IPv4::kOptionRecordRoute:
+    case IPv4::kOptionLooseSourceRoute:
+    case IPv4::kOptionStrictSourceRoute:
+      // Type, length, pointer, route data: "The pointer is relative to this
+      // option, and the smallest legal value for the pointer is 4."
+      if (length < 3) return Error::kBadOptionLength;
+      if (o.data[0] < 4) return Error::kBadOption;
+      return Error::kOk;
+    case IPv4::kOptionTimestamp:
+      // Type, length, pointer, overflow/flags, timestamps: "The smallest
+      // legal value [for the pointer] is 5."
+      if (length < 4) return Error::kBadOptionLength;
+      if (o.data[0] < 5) return Error::kBadOption;
+      return Error::kOk;
+    case IPv4::kOptionRouterAlert:
+      // RFC 2113 section 2.1: "Length: 4".
+      return length == 4 ? Error::kOk : Error::kBadOptionLength;
+    default:
+      return Error::kOk;
+  }
+}
+
 }  // namespace
 
 Result<IPv4> IPv4::Parse(std::span<const uint8_t> packet) {
@@ -51,10 +80,8 @@ Result<IPv4> IPv4::DoParse(std::span<const uint8_t> packet, bool whole) {
   if (total < ihl) return Error::kBadTotalLength;
   if (whole && packet.size() < total) return Error::kTruncated;
 
-  // RFC 791 section 3.1, Options: each option is a single octet or
-  // type, length (counting type and length) and data.
-  Error e = WalkOptions(packet.subspan(kMinSize, ihl - kMinSize),
-                        [](const Option&) { return Error::kOk; });
+  Error e =
+      WalkOptions(packet.subspan(kMinSize, ihl - kMinSize), ValidateOption);
   if (e != Error::kOk) return e;
 
   uint16_t frag = LoadBig16(p + kFlagsFragmentOffset);

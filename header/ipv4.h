@@ -94,7 +94,11 @@ class IPv4 {
   //   kBadVersion       Version is not 4;
   //   kBadHeaderLength  IHL < 5;
   //   kBadTotalLength   Total Length < IHL * 4;
-  //   kBadOptionLength  an option's length is below 2 or runs past IHL;
+  //   kBadOptionLength  an option's length is below 2 or runs past IHL,
+  //                     or a known option (record route, source routes,
+  //                     timestamp, router alert) is too short or long;
+  //   kBadOption        a route or timestamp option's pointer is below
+  //                     its smallest legal value (4, 5: RFC 791 3.1);
   //   kBadFragment      fragment offset + payload length > 65535, or a
   //                     fragment other than the last whose payload length
   //                     is not a multiple of 8 (RFC 791 section 3.2

@@ -154,7 +154,7 @@ TEST(IPv4Test, MalformedHeadersGetTypedErrors) {
     StoreBig16(&v[2], 23);  // below IHL * 4 = 24
     EXPECT_EQ(parse(v), Error::kBadTotalLength);
   }
-  for (uint8_t len : {0, 1, 5, 255}) {
+  for (uint8_t len : {0, 1, 2, 3, 5, 255}) {
     auto v = b;
     v[21] = len;  // Router Alert option length
     EXPECT_EQ(parse(v), Error::kBadOptionLength) << int{len};
@@ -183,6 +183,34 @@ TEST(IPv4Test, MalformedHeadersGetTypedErrors) {
     StoreBig16(&v[6], 0x2000);  // MF with a 20-byte payload
     EXPECT_EQ(parse(v), Error::kBadFragment);
   }
+}
+
+// WithOptions returns a valid header carrying `options` (a multiple of 4).
+std::vector<uint8_t> WithOptions(std::vector<uint8_t> options) {
+  IPv4Fields f;
+  f.options = options;
+  f.total_length = static_cast<uint16_t>(IPv4::HeaderSize(f));
+  std::vector<uint8_t> out(f.total_length);
+  EXPECT_EQ(IPv4::Encode(f, out), Error::kOk);
+  return out;
+}
+
+TEST(IPv4Test, KnownOptionsAreValidated) {
+  auto parse = [](std::vector<uint8_t> options) {
+    return IPv4::Parse(WithOptions(options)).error();
+  };
+  // Record route with room for one address, pointer 4: valid; pointer 3
+  // points into the option's own header.
+  EXPECT_EQ(parse({7, 7, 4, 0, 0, 0, 0, 0}), Error::kOk);
+  EXPECT_EQ(parse({7, 7, 3, 0, 0, 0, 0, 0}), Error::kBadOption);
+  EXPECT_EQ(parse({131, 2, 1, 1}), Error::kBadOptionLength);
+  EXPECT_EQ(parse({137, 3, 4, 1}), Error::kOk);  // full: pointer > length
+  // Timestamp: length at least 4, pointer at least 5.
+  EXPECT_EQ(parse({68, 4, 5, 0}), Error::kOk);
+  EXPECT_EQ(parse({68, 4, 4, 0}), Error::kBadOption);
+  EXPECT_EQ(parse({68, 3, 5, 1}), Error::kBadOptionLength);
+  // An unknown option is accepted by its length.
+  EXPECT_EQ(parse({0x99, 4, 0, 0}), Error::kOk);
 }
 
 TEST(IPv4Test, FragmentFields) {
