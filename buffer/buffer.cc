@@ -129,7 +129,8 @@ std::span<uint8_t> Buffer::Append(size_t n) {
       return {last.mutable_data() + last.size() - n, n};
     }
   }
-  views_.push_back(View::Allocate(n));
+  // A buffer's first chunk keeps headroom for the headers to come.
+  views_.push_back(View::Allocate(n, views_.empty() ? kPrependHeadroom : 0));
   size_ += n;
   return {views_.back().mutable_data(), n};
 }
@@ -153,6 +154,14 @@ void Buffer::Append(std::span<const uint8_t> bytes) {
   // points into this buffer.
   std::span<uint8_t> dst = Append(bytes.size());
   std::memcpy(dst.data(), bytes.data(), bytes.size());
+}
+
+uint16_t Buffer::AppendAndChecksum(std::span<const uint8_t> bytes,
+                                   uint16_t initial) {
+  if (bytes.empty()) return initial;
+  std::span<uint8_t> dst = Append(bytes.size());
+  return checksum::CopyAndChecksum(dst.data(), bytes.data(), bytes.size(),
+                                   initial);
 }
 
 void Buffer::Prepend(std::span<const uint8_t> bytes) {

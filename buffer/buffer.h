@@ -306,13 +306,24 @@ class Buffer {
 
   // Append copies `bytes` to the end of the buffer, into the last view's
   // tailroom when its chunk is unshared and has room, otherwise into a new
-  // chunk. `bytes` may point into this buffer. Cost: one copy, at most one
-  // allocation.
+  // chunk (which, if the buffer was empty, also reserves kPrependHeadroom
+  // bytes of headroom for the headers to come). `bytes` may point into this
+  // buffer. Cost: one copy, at most one allocation.
   void Append(std::span<const uint8_t> bytes);
+
+  // AppendAndChecksum is Append(bytes) that also returns the Internet
+  // checksum of `bytes` (as checksum::Checksum(bytes, initial)), computed
+  // while copying with checksum::CopyAndChecksum: a send path copying a
+  // socket write into the buffer gets the payload's sum for the price of the
+  // copy. `bytes` must not point into this buffer. Cost: one fused copy and
+  // sum, at most one allocation.
+  uint16_t AppendAndChecksum(std::span<const uint8_t> bytes,
+                             uint16_t initial = 0);
 
   // Append grows the buffer by `n` bytes at the end and returns them for
   // writing (uninitialized), in the last view's tailroom when its chunk is
-  // unshared and has room, otherwise in a new chunk. The span is valid until
+  // unshared and has room, otherwise in a new chunk (with kPrependHeadroom
+  // bytes of headroom if the buffer was empty). The span is valid until
   // the buffer is next modified. Cost: no copy, at most one allocation.
   std::span<uint8_t> Append(size_t n);
 

@@ -254,6 +254,17 @@ TEST(BufferTest, PrependToSharedChunkAllocatesViewWithHeadroom) {
   EXPECT_EQ(clone.Flatten(), payload);
 }
 
+TEST(BufferTest, FirstAppendReservesHeadroomForHeaders) {
+  Buffer buf;
+  buf.Append(S(Bytes(1000, 1)));
+  EXPECT_GE(buf.views()[0].headroom(), kPrependHeadroom);
+  std::memset(buf.Prepend(20).data(), 2, 20);
+  std::memset(buf.Prepend(40).data(), 3, 40);
+  std::memset(buf.Prepend(14).data(), 4, 14);
+  EXPECT_EQ(buf.view_count(), 1u);
+  EXPECT_EQ(buf.size(), 1074u);
+}
+
 TEST(BufferTest, AppendBytesFillsTailroomOfUnsharedChunk) {
   Buffer buf;
   Bytes a(10, 1), b(20, 2);
@@ -265,6 +276,19 @@ TEST(BufferTest, AppendBytesFillsTailroomOfUnsharedChunk) {
   EXPECT_EQ(buf.view_count(), 2u);
   EXPECT_EQ(clone.size(), 30u);
   EXPECT_EQ(buf.size(), 40u);
+}
+
+TEST(BufferTest, AppendAndChecksumCopiesAndSums) {
+  std::mt19937_64 rng(4);
+  Buffer buf = Buffer::Copy(Bytes{1, 2, 3});
+  for (size_t n : {0u, 1u, 7u, 64u, 1480u, 5000u}) {
+    Bytes b = RandomBytes(rng, n);
+    size_t before = buf.size();
+    EXPECT_EQ(buf.AppendAndChecksum(b, 0x8000), RefSum(b, 0, n, 0x8000)) << n;
+    Bytes got(n);
+    ASSERT_TRUE(buf.CopyOut(before, got));
+    EXPECT_EQ(got, b);
+  }
 }
 
 TEST(BufferTest, CloneIsCopyOnWrite) {
@@ -717,6 +741,14 @@ class ModelTest : public ::testing::TestWithParam<uint64_t> {
         s.buf = std::move(fresh);
         break;
       }
+      case 20: {  // AppendAndChecksum: the fused copy returns the sum.
+        Bytes b = RandomBytes(rng_, RandLen());
+        uint16_t init = static_cast<uint16_t>(rng_());
+        ASSERT_EQ(s.buf.AppendAndChecksum(b, init),
+                  RefSum(b, 0, b.size(), init));
+        s.model.insert(s.model.end(), b.begin(), b.end());
+        break;
+      }
       case 19: {  // CloneRange into another slot, possibly out of range.
         if (&s == &o) break;
         size_t off = RandCount(s.model.size());
@@ -805,7 +837,7 @@ constexpr int kSteps = 10000;
 TEST_P(ModelTest, RandomOperationsMatchVectorModel) {
   const uint64_t live_before = GetPoolStats().live;
   for (int step = 0; step < kSteps; ++step) {
-    int op = static_cast<int>(Rand(20));
+    int op = static_cast<int>(Rand(21));
     ASSERT_NO_FATAL_FAILURE(Step(op)) << "op " << op << " step " << step;
     ASSERT_NO_FATAL_FAILURE(Check(step)) << "op " << op << " step " << step;
   }
