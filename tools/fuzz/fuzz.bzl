@@ -64,6 +64,10 @@ def ipsum_cc_fuzz_test(
         tags = tags,
         deps = deps,
         alwayslink = True,
+        # Static, as the replay main that calls into it (a shared library
+        # left with an undefined LLVMFuzzerTestOneInput does not link on
+        # every toolchain).
+        linkstatic = True,
         **kwargs
     )
 
