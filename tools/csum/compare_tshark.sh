@@ -8,24 +8,25 @@
 #
 # FILE defaults to the csum benchmark's capture, /tmp/ipsum-csum-benchmark.pcap
 # (made by running //tools/csum:csum_benchmark once). csum is built with
-# --config=opt. If tshark is not installed this says so and exits 0.
+# --config=opt (set BAZEL to, e.g., "bazel --output_base=DIR" to use another
+# output base). If tshark is not installed this says so and exits 0.
 set -euo pipefail
-cd "$(dirname "$0")/../.."
-file=${1:-/tmp/ipsum-csum-benchmark.pcap}
-runs=${2:-3}
-
 if ! command -v tshark >/dev/null 2>&1; then
   echo "compare_tshark: tshark is not installed; nothing to compare"
   exit 0
 fi
+cd "$(dirname "$0")/../.."
+file=${1:-/tmp/ipsum-csum-benchmark.pcap}
+runs=${2:-3}
 if [ ! -r "$file" ]; then
   echo "compare_tshark: $file not found (run bazel-bin/tools/csum/csum_benchmark once, or pass a capture)" >&2
   exit 2
 fi
 
-bazel build --config=opt --ui_event_filters=-info,-stdout,-stderr \
+bazel=${BAZEL:-bazel}
+$bazel build --config=opt --ui_event_filters=-info,-stdout,-stderr \
   --noshow_progress //tools/csum >&2
-csum=$(bazel info --config=opt bazel-bin 2>/dev/null)/tools/csum/csum
+csum=$($bazel info --config=opt bazel-bin 2>/dev/null)/tools/csum/csum
 
 best() {  # best NAME COMMAND...: the shortest of $runs wall-clock times
   local name=$1; shift
