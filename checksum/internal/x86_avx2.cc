@@ -35,7 +35,8 @@ namespace {
 
 // kShort: below this length the scalar path is used.
 constexpr size_t kShort = 64;
-// kAlignFrom: from this length on, the head is summed up to alignment.
+// kAlignFrom: from this length on, the head is summed up to alignment and the
+// four-accumulator loop runs; shorter inputs take SumSmall/CopySmall.
 constexpr size_t kAlignFrom = 256;
 // kChunk bounds the bytes given to one pass of the vector loop, so that the
 // exact sums L and H of each lane stay below 2^64 (2^31 lanes of 2^32).
@@ -131,6 +132,24 @@ uint16_t SumBody(const uint8_t* p, size_t len) {
   return FoldNative(s0.Native() + OddTail(p, len));
 }
 
+// SumSmall is SumBody for 64 <= len < kAlignFrom: one pair of accumulators,
+// so less to set up and merge.
+uint16_t SumSmall(const uint8_t* p, size_t len) {
+  Lanes s0, s1;
+  for (; len >= 64; len -= 64, p += 64) {
+    s0.Add(Load(p));
+    s1.Add(Load(p + 32));
+  }
+  if (len >= 32) {
+    s0.Add(Load(p));
+    len -= 32;
+    p += 32;
+  }
+  if (len > 1) s1.Add(TailVector(p, len & ~size_t{1}));
+  s0.Merge(s1);
+  return FoldNative(s0.Native() + OddTail(p, len));
+}
+
 // CopyBody copies src[0, len) to dst and returns their folded native sum,
 // len <= kChunk.
 uint16_t CopyBody(uint8_t* dst, const uint8_t* src, size_t len) {
@@ -168,6 +187,35 @@ uint16_t CopyBody(uint8_t* dst, const uint8_t* src, size_t len) {
   return FoldNative(s0.Native() + OddTail(src, len));
 }
 
+// CopySmall is CopyBody for 64 <= len < kAlignFrom, like SumSmall.
+uint16_t CopySmall(uint8_t* dst, const uint8_t* src, size_t len) {
+  Lanes s0, s1;
+  for (; len >= 64; len -= 64, src += 64, dst += 64) {
+    const __m256i x0 = Load(src);
+    const __m256i x1 = Load(src + 32);
+    Store(dst, x0);
+    Store(dst + 32, x1);
+    s0.Add(x0);
+    s1.Add(x1);
+  }
+  if (len >= 32) {
+    const __m256i x = Load(src);
+    Store(dst, x);
+    s0.Add(x);
+    len -= 32;
+    src += 32;
+    dst += 32;
+  }
+  if (len > 1) {
+    const size_t even = len & ~size_t{1};
+    Store(dst + even - 32, Load(src + even - 32));
+    s1.Add(TailVector(src, even));
+  }
+  if (len & 1) dst[len - 1] = src[len - 1];
+  s0.Merge(s1);
+  return FoldNative(s0.Native() + OddTail(src, len));
+}
+
 // HeadLength returns how many bytes at `p` precede a 32-byte boundary.
 size_t HeadLength(const void* p) {
   return (-reinterpret_cast<uintptr_t>(p)) & 31;
@@ -179,9 +227,10 @@ uint16_t X86Avx2Sum(const uint8_t* data, size_t len, uint16_t initial) {
   if (len < kShort) {
     return FinishAccumulator(SumShortNative(data, len), initial);
   }
+  if (len < kAlignFrom) return FinishNative(SumSmall(data, len), initial);
   uint16_t total = 0;
   size_t off = 0;
-  if (len >= kAlignFrom && (off = HeadLength(data)) != 0) {
+  if ((off = HeadLength(data)) != 0) {
     total = FoldNative(SumShortNative(data, off));
   }
   while (off < len) {
@@ -197,9 +246,10 @@ uint16_t X86Avx2CopySum(uint8_t* dst, const uint8_t* src, size_t len,
   if (len < kShort) {
     return FinishAccumulator(CopyShortNative(dst, src, len), initial);
   }
+  if (len < kAlignFrom) return FinishNative(CopySmall(dst, src, len), initial);
   uint16_t total = 0;
   size_t off = 0;
-  if (len >= kAlignFrom && (off = HeadLength(dst)) != 0) {
+  if ((off = HeadLength(dst)) != 0) {
     total = FoldNative(CopyShortNative(dst, src, off));
   }
   while (off < len) {
