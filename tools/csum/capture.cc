@@ -379,8 +379,12 @@ absl::StatusOr<FixReport> FixCapture(const std::string& in,
       continue;
     }
     if (!bad) continue;
-    // In a pcap file the record's data ends where libpcap stopped reading.
-    const long data_start = offsets.next() - static_cast<long>(hdr->caplen);
+    // In a plain pcap file the data follows the 16-byte record header
+    // (even when libpcap cut the record at the snapshot length); otherwise
+    // it ends where libpcap stopped reading.
+    const long data_start =
+        sniffed.plain_pcap ? start + 16
+                           : offsets.next() - static_cast<long>(hdr->caplen);
     size_t n = 0;
     for (const FieldCheck& f : check.checks()) {
       if (f.verdict != Verdict::kBad || !f.has_stored || !f.has_computed) {

@@ -178,6 +178,33 @@ TEST(FixCapture, FixesEveryBadChecksumAndChangesNothingElse) {
   }
 }
 
+TEST(FixCapture, RecordsLongerThanTheSnapshotLength) {
+  // A file header whose snapshot length (40) is below its records' caplen:
+  // libpcap hands out the first 40 bytes and skips the rest. The IPv4
+  // headers are still judged (raw.pcap has one bad), fix patches it at the
+  // right place, and the records after each cut are still found.
+  std::string bytes = ReadFile(kDir + "raw.pcap");
+  bytes[16] = 40;
+  bytes[17] = bytes[18] = bytes[19] = 0;
+  const std::string in = TmpPath("snap40.pcap");
+  const std::string out = TmpPath("snap40-fixed.pcap");
+  WriteFile(in, bytes);
+  CaptureReport before = VerifyCapture(in, nullptr, false);
+  ASSERT_TRUE(before.status.ok()) << before.status;
+  EXPECT_EQ(before.tally.packets, 9u);
+  EXPECT_EQ(before.tally.Count(Verdict::kBad), 1u);
+  absl::StatusOr<FixReport> fixed = FixCapture(in, out);
+  ASSERT_TRUE(fixed.ok()) << fixed.status();
+  EXPECT_EQ(fixed->fields, 1u);
+  const std::string after = ReadFile(out);
+  ASSERT_EQ(after.size(), bytes.size());
+  int differ = 0;
+  for (size_t i = 0; i < bytes.size(); ++i) differ += bytes[i] != after[i];
+  EXPECT_GE(differ, 1);  // the two bytes of one checksum field, at most
+  EXPECT_LE(differ, 2);
+  EXPECT_EQ(VerifyCapture(out, nullptr, false).tally.Count(Verdict::kBad), 0u);
+}
+
 TEST(FixCapture, RefusesToOverwriteItsInput) {
   const std::string copy = TmpPath("self.pcap");
   WriteFile(copy, ReadFile(kDir + "raw.pcap"));
