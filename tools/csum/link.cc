@@ -30,7 +30,26 @@ constexpr size_t kSll2ProtocolOffset = 0;
 
 constexpr size_t kLoopbackSize = 4;
 
-LinkDecode FromEtherType(uint16_t ether_type, size_t offset) {
+constexpr uint16_t kEtherTypeVlan = 0x8100;  // 802.1Q
+constexpr uint16_t kEtherTypeQinQ = 0x88a8;  // 802.1ad
+constexpr size_t kVlanTagSize = 4;           // TCI, then the next type
+constexpr int kMaxVlanTags = 2;
+
+// FromEtherType continues after a cooked header whose protocol field is
+// `ether_type` and which ends at `offset`. A VLAN tag the kernel left in
+// the packet (protocol 0x8100 or 0x88a8) is followed by its own type.
+LinkDecode FromEtherType(std::span<const uint8_t> frame, uint16_t ether_type,
+                         size_t offset) {
+  for (int tags = 0;
+       (ether_type == kEtherTypeVlan || ether_type == kEtherTypeQinQ) &&
+       tags < kMaxVlanTags;
+       ++tags) {
+    if (frame.size() < offset + kVlanTagSize) {
+      return {LinkPayload::kTruncated, 0};
+    }
+    ether_type = LoadBig16(frame.data() + offset + 2);
+    offset += kVlanTagSize;
+  }
   if (ether_type == kEtherTypeIPv4 || ether_type == kEtherTypeIPv6) {
     return {LinkPayload::kIP, offset};
   }
@@ -98,11 +117,11 @@ LinkDecode DecodeLink(uint32_t linktype, std::span<const uint8_t> frame) {
       return FromFamily(LoadBig32(frame.data()));
     case LinkType::kLinuxSll:
       if (frame.size() < kSllSize) return {LinkPayload::kTruncated, 0};
-      return FromEtherType(LoadBig16(frame.data() + kSllProtocolOffset),
+      return FromEtherType(frame, LoadBig16(frame.data() + kSllProtocolOffset),
                            kSllSize);
     case LinkType::kLinuxSll2:
       if (frame.size() < kSll2Size) return {LinkPayload::kTruncated, 0};
-      return FromEtherType(LoadBig16(frame.data() + kSll2ProtocolOffset),
+      return FromEtherType(frame, LoadBig16(frame.data() + kSll2ProtocolOffset),
                            kSll2Size);
   }
   return {LinkPayload::kUnsupported, 0};

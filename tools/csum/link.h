@@ -35,7 +35,9 @@ enum class LinkType : uint32_t {
   kRaw = 101,
   // kLoop is OpenBSD loopback: kNull with the family in network order.
   kLoop = 108,
-  // kLinuxSll is the Linux "cooked" header, version 1 (16 bytes).
+  // kLinuxSll is the Linux "cooked" header, version 1 (16 bytes). For
+  // both versions, up to two VLAN tags left in the packet (protocol 0x8100
+  // or 0x88a8) are stepped over.
   kLinuxSll = 113,
   // kIPv4 is raw IPv4.
   kIPv4 = 228,

@@ -74,6 +74,22 @@ TEST(DecodeLink, LinuxCookedHeaders) {
   EXPECT_EQ(d.offset, 20u);
 }
 
+TEST(DecodeLink, CookedHeaderWithAVlanTagLeftInThePacket) {
+  // SLL protocol 0x8100, then TCI and the IPv6 type, then the packet.
+  std::vector<uint8_t> sll(24, 0);
+  sll[14] = 0x81;
+  sll[16] = 0x00;
+  sll[17] = 42;
+  sll[18] = 0x86;
+  sll[19] = 0xdd;
+  LinkDecode d = DecodeLink(T(LinkType::kLinuxSll), sll);
+  EXPECT_EQ(d.payload, LinkPayload::kIP);
+  EXPECT_EQ(d.offset, 20u);
+  EXPECT_EQ(
+      DecodeLink(T(LinkType::kLinuxSll), std::span(sll).first(18)).payload,
+      LinkPayload::kTruncated);
+}
+
 TEST(DecodeLink, FramesEndingInsideTheLinkHeaderAreTruncated) {
   std::vector<uint8_t> bytes(19, 0);
   std::span<const uint8_t> all(bytes);
