@@ -12,8 +12,10 @@
 // the destination (guard bytes on both sides untouched, the copy equal to
 // the source; the destination sits at another offset mod 64). The public
 // Checksum and a Checksummer fed the data in pieces (cut where the split
-// seed says) must agree as well.
+// seed says) must agree as well, and so must the RFC 1624 updates of
+// update.h with a recomputation after a run of the data is replaced.
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -23,8 +25,10 @@
 #include <vector>
 
 #include "checksum/checksum.h"
+#include "checksum/endian.h"
 #include "checksum/internal/impl.h"
 #include "checksum/internal/reference.h"
+#include "checksum/update.h"
 #include "tools/fuzz/fuzz_util.h"
 
 namespace ipsum::checksum {
@@ -118,6 +122,46 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   }
   if (summer.Sum() != want || summer.length() != src.size()) {
     Fail("Checksummer", "public", split_seed, src.size(), summer.Sum(), want);
+  }
+
+  // RFC 1624 updates (update.h): replacing a run of bytes at an even
+  // offset by bytes taken from the input's front must give the recomputed
+  // stored field, except for all-zero new data (documented: 0x0000 where a
+  // recompute gives 0xffff).
+  if (bytes.size() >= 2) {
+    std::vector<uint8_t> data(bytes.begin(), bytes.end());
+    const uint16_t stored = static_cast<uint16_t>(
+        ~internal::ReferenceSum(data.data(), data.size(), 0));
+    const size_t at = (size_t{split_seed} * 2) % (data.size() & ~size_t{1});
+    const size_t n = std::min<size_t>(2 + 2 * (initial % 8),
+                                      (data.size() - at) & ~size_t{1});
+    std::vector<uint8_t> old_bytes(data.begin() + at, data.begin() + at + n);
+    for (size_t i = 0; i < n; ++i) {
+      data[at + i] = static_cast<uint8_t>(initial >> (8 * (1 - i % 2)));
+      if (i >= 2) data[at + i] ^= static_cast<uint8_t>(i * 37);
+    }
+    const uint16_t recomputed = static_cast<uint16_t>(
+        ~internal::ReferenceSum(data.data(), data.size(), 0));
+    const bool all_zero =
+        std::all_of(data.begin(), data.end(), [](uint8_t b) { return b == 0; });
+    auto check = [&](const char* what, uint16_t got) {
+      if (got != recomputed && !(all_zero && got == 0)) {
+        Fail(what, "update.h", at, n, got, recomputed);
+      }
+    };
+    check("UpdateChecksumBytes",
+          UpdateChecksumBytes(stored, old_bytes,
+                              std::span<const uint8_t>(data).subspan(at, n)));
+    if (n == 2) {
+      check("UpdateChecksum16",
+            UpdateChecksum16(stored, ipsum::LoadBig16(old_bytes.data()),
+                             ipsum::LoadBig16(data.data() + at)));
+    }
+    if (n == 4) {
+      check("UpdateChecksum32",
+            UpdateChecksum32(stored, ipsum::LoadBig32(old_bytes.data()),
+                             ipsum::LoadBig32(data.data() + at)));
+    }
   }
   return 0;
 }
