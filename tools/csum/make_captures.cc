@@ -342,6 +342,20 @@ Bytes SegmentRoutingHeader(uint8_t next, const header::IPv6Address& final_dst,
   return b;
 }
 
+// A Routing header of `type` (0: RFC 2460, 2: RFC 6275) listing
+// `addresses`, the final destination last, with `segments_left`.
+Bytes RoutingHeader(uint8_t next, uint8_t type,
+                    const std::vector<header::IPv6Address>& addresses,
+                    uint8_t segments_left) {
+  Bytes b = {next, static_cast<uint8_t>(2 * addresses.size()),
+             type, segments_left,
+             0,    0,
+             0,    0};
+  for (const auto& a : addresses)
+    b.insert(b.end(), a.bytes.begin(), a.bytes.end());
+  return b;
+}
+
 struct V6Options {
   // extension is the extension header chain, built by the caller, whose
   // first header's type is first_type; its last header names the
@@ -648,6 +662,19 @@ std::vector<Frame> EthernetFrames() {
         SegmentRoutingHeader(header::kProtocolICMPv6, kDst6, V6(0x99));
     add(V6(ICMPv6Echo(20, ++seed), o));
   }
+  // Routing header type 0 (the final destination last in its list) and
+  // type 2 (the home address), each with a segment left.
+  {
+    V6Options o;
+    o.first_type = header::kProtocolRouting;
+    o.destination = V6(0x77);
+    o.final_destination = kDst6;
+    o.extension = RoutingHeader(header::kProtocolUDP, 0, {V6(0x78), kDst6}, 2);
+    add(V6(UDP(33, ++seed), o));
+    o.extension = RoutingHeader(header::kProtocolTCP, 2, {kDst6}, 1);
+    Datagram d = V6(TCP(33, ++seed), o);
+    add(d, TpStored(static_cast<uint16_t>(d.tp_correct - 7)));
+  }
   // Fragments: the transport checksum of a fragment is unverified, the
   // IPv4 header checksum still judged.
   for (const Datagram& d : V4Fragments(UDP(100, ++seed), 48)) add(d);
@@ -849,8 +876,18 @@ int Main(int argc, char** argv) {
   }
   const std::string dir = argv[1];
   WritePcap(dir, "ethernet", DLT_EN10MB, EthernetFrames());
-  WritePcap(dir, "linux_sll", DLT_LINUX_SLL,
-            Basic([](const Datagram& d) { return Sll(EtherTypeOf(d)); }, 200));
+  {
+    // Linux cooked, and two frames with an 802.1Q tag left in the packet.
+    std::vector<Frame> frames =
+        Basic([](const Datagram& d) { return Sll(EtherTypeOf(d)); }, 200);
+    for (const Datagram& d : {V4(UDP(20, 250)), V6(TCP(20, 251))}) {
+      Bytes link = Sll(0x8100);
+      link.insert(link.end(), {0x00, 0x2a, 0, 0});
+      StoreBig16(link.data() + 18, EtherTypeOf(d));
+      frames.push_back(Framed(link, d));
+    }
+    WritePcap(dir, "linux_sll", DLT_LINUX_SLL, frames);
+  }
   WritePcap(dir, "linux_sll2", DLT_LINUX_SLL2,
             Basic([](const Datagram& d) { return Sll2(EtherTypeOf(d)); }, 300));
   WritePcap(dir, "raw", DLT_RAW,
