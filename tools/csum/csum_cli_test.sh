@@ -74,12 +74,14 @@ check "summary names link type" grep -q "^$caps/raw.pcap: pcap, raw, 9 packets" 
 # fixed bytes (capture_test checks which bytes).
 "$csum" fix "$caps/ethernet.pcap" "$tmp/fixed.pcap" >"$tmp/fix"; rc=$?
 check "fix exits 0" test "$rc" -eq 0
-check "fix reports what it did" grep -q 'fixed 10 checksums' "$tmp/fix"
+nbad=$(awk -F'\t' '$3 == "bad"' "$caps/ethernet.tsv" | wc -l)
+check "fix reports what it did" grep -q "fixed $nbad checksums" "$tmp/fix"
 "$csum" verify "$tmp/fixed.pcap" >"$tmp/v"; rc=$?
 check "verify after fix exits 0" test "$rc" -eq 0
 check "same size after fix" test "$(stat -L -c %s "$caps/ethernet.pcap")" -eq \
   "$(stat -L -c %s "$tmp/fixed.pcap")"
-check "fix changes at most the 20 checksum bytes" test "$(cmp -l "$caps/ethernet.pcap" "$tmp/fixed.pcap" | wc -l)" -le 20
+check "fix changes at most the checksum bytes" test \
+  "$(cmp -l "$caps/ethernet.pcap" "$tmp/fixed.pcap" | wc -l)" -le $((2 * nbad))
 "$csum" fix "$caps/ethernet-pcapng.pcapng" "$tmp/fixed-ng.pcap" >/dev/null; rc=$?
 check "fix pcapng exits 0" test "$rc" -eq 0
 "$csum" verify "$tmp/fixed-ng.pcap" >/dev/null; rc=$?
