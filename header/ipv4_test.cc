@@ -359,7 +359,14 @@ TEST(IPv4Test, DecrementTtlReachesZeroChecksumLikeRecompute) {
     ip.UpdateChecksum();
     ip.DecrementTtl();
     ASSERT_EQ(ip.checksum(), ip.ComputeChecksum()) << id;
-    if (ip.checksum() == 0) ++zero_results;
+    if (ip.checksum() == 0) {
+      ++zero_results;
+      // And onwards from a stored 0x0000.
+      ip.DecrementTtl();
+      ASSERT_EQ(ip.checksum(), ip.ComputeChecksum()) << id;
+      ip.SetTtlAndUpdateChecksum(64);
+      ASSERT_EQ(ip.checksum(), ip.ComputeChecksum()) << id;
+    }
   }
   EXPECT_GT(zero_results, 0);
 }

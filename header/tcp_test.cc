@@ -309,6 +309,25 @@ TEST(TCPTest, NatUpdatesMatchRecompute) {
   }
 }
 
+// A TCP checksum of 0x0000 is an ordinary value (the sum was 0xffff):
+// updates from and to it must agree with a recompute.
+TEST(TCPTest, PortRewriteThroughZeroChecksumMatchesRecompute) {
+  std::vector<uint8_t> b = SynSegment();
+  MutableTCP tcp = *MutableTCP::Parse(b);
+  int zeros = 0;
+  for (uint32_t port = 0; port <= 0xffff; ++port) {
+    tcp.SetSourcePort(static_cast<uint16_t>(port));
+    tcp.SetChecksum(ReferenceChecksum(kSrc, kDst, b));
+    if (tcp.checksum() != 0) continue;
+    ++zeros;
+    tcp.SetDestinationPortAndUpdateChecksum(8080);
+    EXPECT_EQ(tcp.checksum(), ReferenceChecksum(kSrc, kDst, b));
+    tcp.SetDestinationPortAndUpdateChecksum(80);
+    EXPECT_EQ(tcp.checksum(), 0);
+  }
+  EXPECT_EQ(zeros, 1);
+}
+
 TEST(TCPTest, MutableSettersWriteTheirFields) {
   std::vector<uint8_t> b = SynSegment();
   MutableTCP tcp = *MutableTCP::Parse(b);
