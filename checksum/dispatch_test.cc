@@ -12,10 +12,12 @@
 
 #include "checksum/dispatch.h"
 
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <cstdlib>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "absl/status/status.h"
@@ -248,6 +250,36 @@ TEST(EnvironmentDeathTest, ForcedChoiceIsHonoured) {
     if (info.chosen) ok = ok && info.supported;
   }
   std::exit(ok ? 0 : 1);
+}
+
+// ExitZeroIfConcurrentFirstUseAgrees makes the process-wide choice from
+// many threads at once (in a fresh process) and exits 0 when every thread's
+// sums are right and all see the same choice.
+[[noreturn]] void ExitZeroIfConcurrentFirstUseAgrees() {
+  const std::vector<uint8_t> data = TestBytes(4000);
+  std::atomic<int> wrong{0};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 8; ++t) {
+    threads.emplace_back([&, t] {
+      for (size_t len = t; len < data.size(); len += 97) {
+        std::vector<uint8_t> copy(len);
+        if (Checksum(data.data(), len, 1) !=
+                internal::ReferenceSum(data.data(), len, 1) ||
+            CopyAndChecksum(copy.data(), data.data(), len, 2) !=
+                internal::ReferenceSum(data.data(), len, 2)) {
+          ++wrong;
+        }
+      }
+    });
+  }
+  for (std::thread& t : threads) t.join();
+  const bool same = internal::active_sum.load() == Report().sum;
+  std::exit(wrong == 0 && same ? 0 : 1);
+}
+
+TEST(EnvironmentDeathTest, ConcurrentFirstUseIsSafe) {
+  EXPECT_EXIT(ExitZeroIfConcurrentFirstUseAgrees(), testing::ExitedWithCode(0),
+              "");
 }
 
 TEST(EnvironmentDeathTest, UnknownChoiceIsRefusedWithAMessage) {
