@@ -35,15 +35,6 @@ constexpr size_t kSlots = 4;
 // kMaxSize caps each buffer, so that doubling by self-append stays cheap.
 constexpr size_t kMaxSize = 1 << 16;
 
-#define FUZZ_CHECK(cond)                                                    \
-  do {                                                                      \
-    if (!(cond)) {                                                          \
-      std::fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, \
-                   #cond);                                                  \
-      std::abort();                                                         \
-    }                                                                       \
-  } while (0)
-
 // RefSum is the Internet checksum of model bytes [offset, offset + length)
 // added to `initial`, byte by byte: folded, not complemented.
 uint16_t RefSum(const Bytes& b, size_t offset, size_t length,
@@ -130,7 +121,7 @@ class Machine {
         Bytes bytes = Fill(Length());
         if (m.size() + bytes.size() > kMaxSize) break;
         std::span<uint8_t> room = b.Append(bytes.size());
-        FUZZ_CHECK(room.size() == bytes.size());
+        IPSUM_FUZZ_CHECK(room.size() == bytes.size());
         if (!bytes.empty())
           std::memcpy(room.data(), bytes.data(), bytes.size());
         m.insert(m.end(), bytes.begin(), bytes.end());
@@ -147,7 +138,7 @@ class Machine {
         Bytes bytes = Fill(Length());
         if (m.size() + bytes.size() > kMaxSize) break;
         std::span<uint8_t> room = b.Prepend(bytes.size());
-        FUZZ_CHECK(room.size() == bytes.size());
+        IPSUM_FUZZ_CHECK(room.size() == bytes.size());
         if (!bytes.empty())
           std::memcpy(room.data(), bytes.data(), bytes.size());
         m.insert(m.begin(), bytes.begin(), bytes.end());
@@ -156,14 +147,14 @@ class Machine {
       case 4: {  // TrimFront.
         const size_t n = Count(m.size());
         const bool ok = b.TrimFront(n);
-        FUZZ_CHECK(ok == (n <= m.size()));
+        IPSUM_FUZZ_CHECK(ok == (n <= m.size()));
         if (ok) m.erase(m.begin(), m.begin() + n);
         break;
       }
       case 5: {  // Truncate.
         const size_t n = Count(m.size());
         const bool ok = b.Truncate(n);
-        FUZZ_CHECK(ok == (n <= m.size()));
+        IPSUM_FUZZ_CHECK(ok == (n <= m.size()));
         if (ok) m.resize(n);
         break;
       }
@@ -171,7 +162,7 @@ class Machine {
         const size_t c = Slot();
         const size_t n = Count(m.size());
         std::optional<Buffer> tail = b.Split(n);
-        FUZZ_CHECK(tail.has_value() == (n <= m.size()));
+        IPSUM_FUZZ_CHECK(tail.has_value() == (n <= m.size()));
         if (!tail) break;
         Bytes rest(m.begin() + n, m.end());
         m.resize(n);
@@ -189,7 +180,7 @@ class Machine {
       case 8: {  // DeepClone into another slot.
         const size_t c = Slot();
         Buffer clone = b.DeepClone();
-        FUZZ_CHECK(clone.view_count() <= 1);
+        IPSUM_FUZZ_CHECK(clone.view_count() <= 1);
         buf_[c] = std::move(clone);
         model_[c] = model_[a];
         break;
@@ -232,11 +223,11 @@ class Machine {
         const size_t off = Count(m.size());
         const size_t len = Count(m.size() - std::min(off, m.size()));
         auto got = b.PullUp(off, len);
-        FUZZ_CHECK(got.has_value() == InModel(m, off, len));
+        IPSUM_FUZZ_CHECK(got.has_value() == InModel(m, off, len));
         if (got) {
-          FUZZ_CHECK(got->size() == len);
-          FUZZ_CHECK(len == 0 ||
-                     std::memcmp(got->data(), m.data() + off, len) == 0);
+          IPSUM_FUZZ_CHECK(got->size() == len);
+          IPSUM_FUZZ_CHECK(len == 0 ||
+                           std::memcmp(got->data(), m.data() + off, len) == 0);
         }
         break;
       }
@@ -244,11 +235,11 @@ class Machine {
         const size_t off = Count(m.size());
         const size_t len = Count(m.size() - std::min(off, m.size()));
         auto got = b.PullUpMutable(off, len);
-        FUZZ_CHECK(got.has_value() == InModel(m, off, len));
+        IPSUM_FUZZ_CHECK(got.has_value() == InModel(m, off, len));
         if (got) {
-          FUZZ_CHECK(got->size() == len);
-          FUZZ_CHECK(len == 0 ||
-                     std::memcmp(got->data(), m.data() + off, len) == 0);
+          IPSUM_FUZZ_CHECK(got->size() == len);
+          IPSUM_FUZZ_CHECK(len == 0 ||
+                           std::memcmp(got->data(), m.data() + off, len) == 0);
           const uint8_t x = in_.U8();
           for (size_t i = 0; i < len; ++i) {
             (*got)[i] ^= x;
@@ -261,7 +252,7 @@ class Machine {
         const size_t off = Count(m.size());
         Bytes bytes = Fill(Count(m.size() - std::min(off, m.size())) % 4096);
         const bool ok = b.CopyIn(off, bytes);
-        FUZZ_CHECK(ok == InModel(m, off, bytes.size()));
+        IPSUM_FUZZ_CHECK(ok == InModel(m, off, bytes.size()));
         if (ok) std::copy(bytes.begin(), bytes.end(), m.begin() + off);
         break;
       }
@@ -271,11 +262,11 @@ class Machine {
             Count(m.size() - std::min(off, m.size())) % (kMaxSize + 8);
         Bytes out(len, 0xee);
         const bool ok = b.CopyOut(off, out);
-        FUZZ_CHECK(ok == InModel(m, off, len));
+        IPSUM_FUZZ_CHECK(ok == InModel(m, off, len));
         if (ok) {
-          FUZZ_CHECK(std::equal(out.begin(), out.end(), m.begin() + off));
+          IPSUM_FUZZ_CHECK(std::equal(out.begin(), out.end(), m.begin() + off));
         } else {
-          for (uint8_t x : out) FUZZ_CHECK(x == 0xee);
+          for (uint8_t x : out) IPSUM_FUZZ_CHECK(x == 0xee);
         }
         break;
       }
@@ -284,8 +275,8 @@ class Machine {
         const size_t len = Count(m.size() - std::min(off, m.size()));
         const uint16_t initial = in_.U16();
         auto got = b.Checksum(off, len, initial);
-        FUZZ_CHECK(got.has_value() == InModel(m, off, len));
-        if (got) FUZZ_CHECK(*got == RefSum(m, off, len, initial));
+        IPSUM_FUZZ_CHECK(got.has_value() == InModel(m, off, len));
+        if (got) IPSUM_FUZZ_CHECK(*got == RefSum(m, off, len, initial));
         break;
       }
       case 18: {  // SubApply over a range.
@@ -293,15 +284,16 @@ class Machine {
         const size_t len = Count(m.size() - std::min(off, m.size()));
         Bytes seen;
         const bool ok = b.SubApply(off, len, [&](std::span<const uint8_t> s) {
-          FUZZ_CHECK(!s.empty());
+          IPSUM_FUZZ_CHECK(!s.empty());
           seen.insert(seen.end(), s.begin(), s.end());
         });
-        FUZZ_CHECK(ok == InModel(m, off, len));
+        IPSUM_FUZZ_CHECK(ok == InModel(m, off, len));
         if (ok) {
-          FUZZ_CHECK(seen.size() == len);
-          FUZZ_CHECK(std::equal(seen.begin(), seen.end(), m.begin() + off));
+          IPSUM_FUZZ_CHECK(seen.size() == len);
+          IPSUM_FUZZ_CHECK(
+              std::equal(seen.begin(), seen.end(), m.begin() + off));
         } else {
-          FUZZ_CHECK(seen.empty());
+          IPSUM_FUZZ_CHECK(seen.empty());
         }
         break;
       }
@@ -316,9 +308,9 @@ class Machine {
         // Also exercise the view's own trims (on the copy only).
         const size_t trim = in_.U8();
         if (v.TrimFront(trim)) bytes.erase(bytes.begin(), bytes.begin() + trim);
-        FUZZ_CHECK(v.size() == bytes.size());
-        FUZZ_CHECK(!v.GrowFront(1) || !v.shared());
-        if (v.shared()) FUZZ_CHECK(!v.GrowBack(1));
+        IPSUM_FUZZ_CHECK(v.size() == bytes.size());
+        IPSUM_FUZZ_CHECK(!v.GrowFront(1) || !v.shared());
+        if (v.shared()) IPSUM_FUZZ_CHECK(!v.GrowBack(1));
         bytes.assign(v.span().begin(), v.span().end());
         if (front) {
           b.Prepend(std::move(v));
@@ -334,8 +326,8 @@ class Machine {
         const size_t headroom = in_.U8();
         if (m.size() + bytes.size() > kMaxSize) break;
         View v = View::Copy(bytes, headroom);
-        FUZZ_CHECK(v.headroom() >= headroom || bytes.empty());
-        FUZZ_CHECK(!v.shared());
+        IPSUM_FUZZ_CHECK(v.headroom() >= headroom || bytes.empty());
+        IPSUM_FUZZ_CHECK(!v.shared());
         if (in_.Bool()) {
           b.Prepend(std::move(v));
           m.insert(m.begin(), bytes.begin(), bytes.end());
@@ -352,7 +344,7 @@ class Machine {
             std::min<size_t>(in_.U16() % m.size(), m.size() - off);
         if (m.size() + len > kMaxSize) break;
         auto piece = b.PullUp(off, len);
-        FUZZ_CHECK(piece.has_value());
+        IPSUM_FUZZ_CHECK(piece.has_value());
         Bytes bytes(m.begin() + off, m.begin() + off + len);
         if (in_.Bool()) {
           b.Prepend(*piece);
@@ -370,11 +362,11 @@ class Machine {
         View v = b.views()[0];
         const size_t n = v.size();
         std::span<uint8_t> bytes = v.MutableSpan();
-        FUZZ_CHECK(bytes.size() == n);
-        FUZZ_CHECK(!v.shared());
+        IPSUM_FUZZ_CHECK(bytes.size() == n);
+        IPSUM_FUZZ_CHECK(!v.shared());
         const uint8_t x = in_.U8();
         for (auto& byte : bytes) byte ^= x;
-        FUZZ_CHECK(b.TrimFront(n));
+        IPSUM_FUZZ_CHECK(b.TrimFront(n));
         b.Prepend(std::move(v));
         for (size_t i = 0; i < n; ++i) m[i] ^= x;
         break;
@@ -389,7 +381,7 @@ class Machine {
           buf_[c] = std::move(b);
           model_[c] = std::move(m);
           m.clear();
-          FUZZ_CHECK(b.empty() && b.view_count() == 0);
+          IPSUM_FUZZ_CHECK(b.empty() && b.view_count() == 0);
         }
         break;
     }
@@ -398,18 +390,18 @@ class Machine {
   void CheckSlot(size_t i) {
     const Buffer& b = buf_[i];
     const Bytes& m = model_[i];
-    FUZZ_CHECK(b.size() == m.size());
-    FUZZ_CHECK(b.empty() == m.empty());
+    IPSUM_FUZZ_CHECK(b.size() == m.size());
+    IPSUM_FUZZ_CHECK(b.empty() == m.empty());
     size_t total = 0;
     for (const View& v : b) {
-      FUZZ_CHECK(!v.empty());
-      FUZZ_CHECK(std::memcmp(v.data(), m.data() + total, v.size()) == 0);
+      IPSUM_FUZZ_CHECK(!v.empty());
+      IPSUM_FUZZ_CHECK(std::memcmp(v.data(), m.data() + total, v.size()) == 0);
       total += v.size();
     }
-    FUZZ_CHECK(total == m.size());
-    FUZZ_CHECK(b.ChecksumAll(0x1234) == RefSum(m, 0, m.size(), 0x1234));
-    FUZZ_CHECK(!b.Checksum(m.size() + 1, 0).has_value());
-    FUZZ_CHECK(!b.Checksum(1, SIZE_MAX).has_value());
+    IPSUM_FUZZ_CHECK(total == m.size());
+    IPSUM_FUZZ_CHECK(b.ChecksumAll(0x1234) == RefSum(m, 0, m.size(), 0x1234));
+    IPSUM_FUZZ_CHECK(!b.Checksum(m.size() + 1, 0).has_value());
+    IPSUM_FUZZ_CHECK(!b.Checksum(1, SIZE_MAX).has_value());
   }
 
   fuzz::Reader& in_;
@@ -428,6 +420,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     Machine machine(in);
     machine.Run();
   }
-  FUZZ_CHECK(GetPoolStats().live == live_before);
+  IPSUM_FUZZ_CHECK(GetPoolStats().live == live_before);
   return 0;
 }
