@@ -490,12 +490,15 @@ struct PoolStats {
   uint64_t cached = 0;     // Chunks waiting on the free lists now.
 };
 
-// GetPoolStats returns a snapshot of the chunk pool's counters. It takes
-// each size class's lock in turn; for monitoring and tests.
+// GetPoolStats returns a snapshot of the chunk pool's counters, including
+// every thread's cache. It takes each lock of the pool in turn; for
+// monitoring and tests. Exact when no other thread is taking or releasing
+// chunks, approximate otherwise.
 PoolStats GetPoolStats();
 
-// ReleaseCachedChunks returns every chunk cached on the free lists to the
-// allocator (for memory pressure, and tests).
+// ReleaseCachedChunks returns every chunk cached on the global free lists
+// and in the calling thread's cache to the allocator (for memory pressure,
+// and tests). Other threads' small caches are emptied when they exit.
 void ReleaseCachedChunks();
 
 }  // namespace ipsum::buffer

@@ -193,6 +193,29 @@ TEST(BufferThreadsTest, WriteInPlaceAfterAnotherThreadDropsItsClone) {
   }
 }
 
+// t_late is constructed before the thread's chunk cache is first used, so
+// it is destroyed after the cache has been flushed at thread exit.
+thread_local Buffer t_late;
+
+TEST(BufferThreadsTest, ThreadCachesAreFlushedWhenThreadsExit) {
+  const PoolStats before = GetPoolStats();
+  std::thread worker([] {
+    t_late = Buffer::Copy(Bytes(100, 1));
+    // Fill this thread's cache, past its per-class limit.
+    std::vector<View> views;
+    for (int i = 0; i < 100; ++i) views.push_back(View::Allocate(1000));
+    views.clear();
+    Buffer again = Buffer::Copy(Bytes(1000, 2));  // From the thread's cache.
+  });
+  worker.join();
+  const PoolStats after = GetPoolStats();
+  EXPECT_EQ(after.live, before.live);  // t_late went back too.
+  EXPECT_GE(after.reused, before.reused + 1);
+  // The worker's cached chunks are now in the global pool, for this thread.
+  View v = View::Allocate(1000);
+  EXPECT_EQ(GetPoolStats().allocated, after.allocated);
+}
+
 TEST(BufferThreadsTest, ConcurrentCopyInOnClonesOfOneChunk) {
   Bytes bytes(1000, 0);
   Buffer base = Buffer::Copy(bytes);

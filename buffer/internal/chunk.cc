@@ -1,9 +1,25 @@
 // Copyright 2026 The ipsum Authors. SPDX-License-Identifier: Apache-2.0
 //
-// The chunk pool: one bounded free list per size class, each behind its own
-// mutex. The pool object is created on first use and never destroyed, so
-// chunks released by static destructors or late threads still find it, and
-// cached chunks stay reachable (not leaks) at exit.
+// The chunk pool, in two layers:
+//
+//   - A per-thread cache: for each size class a short free list that only
+//     its thread touches, so the steady state of a send or receive loop
+//     (take a chunk, give it back) takes no lock at all.
+//   - A global pool: one bounded free list per size class behind its own
+//     mutex. A thread's cache refills from it one chunk at a time, spills
+//     half of itself into it when full, and empties into it when the thread
+//     exits.
+//
+// The global pool is created on first use and never destroyed, so chunks
+// released by static destructors or late threads still find it, and cached
+// chunks stay reachable (not leaks) at exit. A thread whose cache has been
+// flushed (it is exiting) goes to the global pool directly.
+//
+// Statistics are event counts: chunks allocated, reused, freed and given
+// back, global ones under the class mutex, per-thread ones in relaxed
+// atomics written only by their thread. `live` and `cached` are derived from
+// them, so a snapshot taken while other threads work is approximate, and
+// exact when they are quiet.
 
 #include "buffer/internal/chunk.h"
 
@@ -13,12 +29,52 @@
 
 namespace ipsum::buffer::internal {
 
-// FreeListLimit caps each class at about 1 MiB of cached bytes, at least 8
-// chunks and at most 512.
+// FreeListLimit caps each global class at about 1 MiB of cached bytes, at
+// least 8 chunks and at most 512.
 size_t FreeListLimit(int c) {
   size_t n = (size_t{1} << 20) / (kSmallestClass << c);
   return std::clamp<size_t>(n, 8, 512);
 }
+
+namespace {
+
+// ThreadCacheLimit caps each class of a thread's cache at about 64 KiB of
+// cached bytes, at least 2 chunks and at most 32.
+constexpr uint32_t ThreadCacheLimit(int c) {
+  size_t n = (size_t{64} << 10) / (kSmallestClass << c);
+  return static_cast<uint32_t>(std::clamp<size_t>(n, 2, 32));
+}
+
+// Bump adds 1 to a counter that only the calling thread writes.
+inline void Bump(std::atomic<uint64_t>& counter) {
+  counter.store(counter.load(std::memory_order_relaxed) + 1,
+                std::memory_order_relaxed);
+}
+
+}  // namespace
+
+// ThreadCache is one thread's free lists. Constant-initialized and trivially
+// destructible, so it can be used at any point of the thread's life; the
+// ThreadCacheFlusher below empties it when the thread exits.
+struct ThreadCache {
+  enum State : uint8_t { kUnregistered, kActive, kFlushed };
+
+  Chunk* head[kNumSizeClasses];
+  uint32_t count[kNumSizeClasses];
+  State state;
+  // Event counts, written by this thread only, read by GetPoolStats.
+  std::atomic<uint64_t> reused;  // Chunks taken from this cache.
+  std::atomic<uint64_t> given;   // Chunks given to this cache.
+  // Links in the pool's registry of caches, guarded by its mutex.
+  ThreadCache* prev;
+  ThreadCache* next;
+};
+
+namespace {
+
+constinit thread_local ThreadCache t_cache{};
+
+}  // namespace
 
 class Pool {
  public:
@@ -33,22 +89,24 @@ class Pool {
       {
         std::lock_guard<std::mutex> lock(large_mu_);
         ++large_.allocated;
-        ++large_.live;
       }
       return Allocate(min_capacity, -1);
+    }
+    ThreadCache& tc = t_cache;
+    if (Chunk* head = tc.head[c]) {
+      tc.head[c] = head->next_free_;
+      --tc.count[c];
+      Bump(tc.reused);
+      return Reset(head);
     }
     Class& cls = classes_[c];
     {
       std::lock_guard<std::mutex> lock(cls.mu);
-      ++cls.counters.live;
       if (Chunk* head = cls.head) {
         cls.head = head->next_free_;
-        --cls.counters.cached;
+        --cls.cached;
         ++cls.counters.reused;
-        head->next_free_ = nullptr;
-        // The count reached 0 in Release; restart it for the new owner.
-        head->refs_.store(1, std::memory_order_relaxed);
-        return head;
+        return Reset(head);
       }
       ++cls.counters.allocated;
     }
@@ -57,66 +115,115 @@ class Pool {
 
   void Give(Chunk* chunk) {
     int c = chunk->size_class_;
-    if (c >= 0) {
+    if (c < 0) {
+      {
+        std::lock_guard<std::mutex> lock(large_mu_);
+        ++large_.given;
+        ++large_.freed;
+      }
+      Free(chunk);
+      return;
+    }
+    ThreadCache& tc = t_cache;
+    if (tc.state == ThreadCache::kUnregistered) Register(tc);
+    if (tc.state == ThreadCache::kActive) {
+      if (tc.count[c] == ThreadCacheLimit(c)) Spill(tc, c, tc.count[c] / 2);
+      chunk->next_free_ = tc.head[c];
+      tc.head[c] = chunk;
+      ++tc.count[c];
+      Bump(tc.given);
+      return;
+    }
+    // The thread is exiting and its cache is flushed: go global.
+    Chunk* extra = nullptr;
+    {
       Class& cls = classes_[c];
       std::lock_guard<std::mutex> lock(cls.mu);
-      --cls.counters.live;
-      if (cls.counters.cached < FreeListLimit(c)) {
-        chunk->next_free_ = cls.head;
-        cls.head = chunk;
-        ++cls.counters.cached;
-        return;
-      }
-      ++cls.counters.freed;
-    } else {
-      std::lock_guard<std::mutex> lock(large_mu_);
-      --large_.live;
-      ++large_.freed;
+      ++cls.counters.given;
+      extra = PushLocked(cls, c, chunk);
     }
-    Free(chunk);
+    if (extra != nullptr) Free(extra);
+  }
+
+  // Flush moves all of `tc`'s chunks to the global pool (freeing what does
+  // not fit), folds its counters into the retired totals and unregisters
+  // it. Later calls from its thread go to the global pool.
+  void Flush(ThreadCache& tc) {
+    for (int c = 0; c < kNumSizeClasses; ++c) Spill(tc, c, tc.count[c]);
+    std::lock_guard<std::mutex> lock(registry_mu_);
+    retired_reused_ += tc.reused.load(std::memory_order_relaxed);
+    retired_given_ += tc.given.load(std::memory_order_relaxed);
+    Unlink(tc);
+    tc.state = ThreadCache::kFlushed;
   }
 
   PoolCounters Read() {
-    PoolCounters total;
-    auto add = [&total](const PoolCounters& p) {
-      total.allocated += p.allocated;
-      total.reused += p.reused;
-      total.freed += p.freed;
-      total.live += p.live;
-      total.cached += p.cached;
-    };
+    Counters total;
     for (Class& cls : classes_) {
       std::lock_guard<std::mutex> lock(cls.mu);
-      add(cls.counters);
+      total.Add(cls.counters);
     }
-    std::lock_guard<std::mutex> lock(large_mu_);
-    add(large_);
-    return total;
+    {
+      std::lock_guard<std::mutex> lock(large_mu_);
+      total.Add(large_);
+    }
+    {
+      std::lock_guard<std::mutex> lock(registry_mu_);
+      total.reused += retired_reused_;
+      total.given += retired_given_;
+      for (ThreadCache* tc = caches_; tc != nullptr; tc = tc->next) {
+        total.reused += tc->reused.load(std::memory_order_relaxed);
+        total.given += tc->given.load(std::memory_order_relaxed);
+      }
+    }
+    PoolCounters out;
+    out.allocated = total.allocated;
+    out.reused = total.reused;
+    out.freed = total.freed;
+    out.live = total.allocated + total.reused - total.given;
+    out.cached = total.allocated - total.freed - out.live;
+    return out;
   }
 
   void Drain() {
+    ThreadCache& tc = t_cache;
+    if (tc.state == ThreadCache::kActive) {
+      for (int c = 0; c < kNumSizeClasses; ++c) Spill(tc, c, tc.count[c]);
+    }
     for (Class& cls : classes_) {
       Chunk* list;
       {
         std::lock_guard<std::mutex> lock(cls.mu);
         list = cls.head;
         cls.head = nullptr;
-        cls.counters.freed += cls.counters.cached;
-        cls.counters.cached = 0;
+        cls.counters.freed += cls.cached;
+        cls.cached = 0;
       }
-      while (list != nullptr) {
-        Chunk* next = list->next_free_;
-        Free(list);
-        list = next;
-      }
+      FreeList(list);
     }
   }
 
  private:
+  // Counters are event counts (see the file comment).
+  struct Counters {
+    uint64_t allocated = 0;  // Obtained from the allocator.
+    uint64_t reused = 0;     // Handed out again from a free list.
+    uint64_t freed = 0;      // Returned to the allocator.
+    uint64_t given = 0;      // Released by their last view.
+
+    void Add(const Counters& o) {
+      allocated += o.allocated;
+      reused += o.reused;
+      freed += o.freed;
+      given += o.given;
+    }
+  };
+
   struct Class {
     std::mutex mu;
     Chunk* head = nullptr;
-    PoolCounters counters;
+    size_t cached = 0;  // Length of the list at `head`.
+    Counters counters;
   };
 
   static Chunk* Allocate(size_t capacity, int size_class) {
@@ -131,10 +238,101 @@ class Pool {
                        std::align_val_t{alignof(Chunk)});
   }
 
+  static void FreeList(Chunk* list) {
+    while (list != nullptr) {
+      Chunk* next = list->next_free_;
+      Free(list);
+      list = next;
+    }
+  }
+
+  // Reset readies a cached chunk for its new owner: the count reached 0 in
+  // Release; restart it.
+  static Chunk* Reset(Chunk* chunk) {
+    chunk->next_free_ = nullptr;
+    chunk->refs_.store(1, std::memory_order_relaxed);
+    return chunk;
+  }
+
+  // PushLocked adds `chunk` to `cls` if it has room and returns null, or
+  // returns the chunk for the caller to free (outside the lock).
+  static Chunk* PushLocked(Class& cls, int c, Chunk* chunk) {
+    if (cls.cached < FreeListLimit(c)) {
+      chunk->next_free_ = cls.head;
+      cls.head = chunk;
+      ++cls.cached;
+      return nullptr;
+    }
+    ++cls.counters.freed;
+    chunk->next_free_ = nullptr;
+    return chunk;
+  }
+
+  // Spill moves `n` chunks of class `c` from `tc` to the global pool,
+  // freeing those that do not fit.
+  void Spill(ThreadCache& tc, int c, uint32_t n) {
+    if (n == 0) return;
+    Chunk* to_free = nullptr;
+    {
+      Class& cls = classes_[c];
+      std::lock_guard<std::mutex> lock(cls.mu);
+      for (uint32_t i = 0; i < n; ++i) {
+        Chunk* chunk = tc.head[c];
+        tc.head[c] = chunk->next_free_;
+        if (Chunk* extra = PushLocked(cls, c, chunk)) {
+          extra->next_free_ = to_free;
+          to_free = extra;
+        }
+      }
+      tc.count[c] -= n;
+    }
+    FreeList(to_free);
+  }
+
+  void Register(ThreadCache& tc);
+
+  void Unlink(ThreadCache& tc) {
+    if (tc.prev != nullptr) tc.prev->next = tc.next;
+    if (tc.next != nullptr) tc.next->prev = tc.prev;
+    if (caches_ == &tc) caches_ = tc.next;
+    tc.prev = tc.next = nullptr;
+  }
+
   Class classes_[kNumSizeClasses];
   std::mutex large_mu_;
-  PoolCounters large_;
+  Counters large_;
+  std::mutex registry_mu_;
+  ThreadCache* caches_ = nullptr;  // Registered (active) thread caches.
+  uint64_t retired_reused_ = 0;    // Counts of flushed caches.
+  uint64_t retired_given_ = 0;
 };
+
+namespace {
+
+// ThreadCacheFlusher flushes the thread's cache when the thread exits. It is
+// a separate thread_local because it has a destructor: t_cache itself must
+// stay usable after it (for chunks released by later thread_local
+// destructors, which then go to the global pool).
+struct ThreadCacheFlusher {
+  bool armed = false;
+  ~ThreadCacheFlusher() {
+    if (armed) Pool::Get().Flush(t_cache);
+  }
+};
+
+thread_local ThreadCacheFlusher t_flusher;
+
+}  // namespace
+
+void Pool::Register(ThreadCache& tc) {
+  t_flusher.armed = true;  // First use constructs it and arms its destructor.
+  std::lock_guard<std::mutex> lock(registry_mu_);
+  tc.prev = nullptr;
+  tc.next = caches_;
+  if (caches_ != nullptr) caches_->prev = &tc;
+  caches_ = &tc;
+  tc.state = ThreadCache::kActive;
+}
 
 Chunk* Chunk::New(size_t min_capacity) {
   return Pool::Get().Take(min_capacity);

@@ -9,9 +9,10 @@
 // a cache-line (64-byte) boundary, the alignment the wide checksum loops
 // like best. Capacities are the power-of-two size classes 64 B ... 64 KiB; a
 // request larger than 64 KiB gets a chunk of exactly that size, allocated
-// and freed directly. Each class keeps a bounded free list behind its own
-// mutex, so steady-state traffic recycles chunks without calling the
-// allocator.
+// and freed directly. Each thread keeps a short lock-free cache per class in
+// front of a global, bounded free list per class behind its own mutex (see
+// chunk.cc), so steady-state traffic recycles chunks without calling the
+// allocator and, mostly, without taking a lock.
 //
 // The reference count is atomic: views on the same chunk may live in
 // different threads. A view that finds the count at 1 owns the chunk alone
@@ -21,6 +22,7 @@
 #define IPSUM_BUFFER_INTERNAL_CHUNK_H_
 
 #include <atomic>
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 
@@ -39,10 +41,12 @@ inline constexpr size_t kLargestClass = kSmallestClass << (kNumSizeClasses - 1);
 // at least `n`, or -1 when `n` exceeds kLargestClass.
 constexpr int SizeClassFor(size_t n) {
   if (n > kLargestClass) return -1;
-  int c = 0;
-  while ((kSmallestClass << c) < n) ++c;
-  return c;
+  if (n <= kSmallestClass) return 0;
+  // The class of capacity 2^k holds n in (2^(k-1), 2^k]; kSmallestClass is
+  // 2^6.
+  return static_cast<int>(std::bit_width(n - 1)) - 6;
 }
+static_assert(kSmallestClass == 64);
 
 // Chunk is a reference-counted block of bytes. Create it with New (reference
 // count 1); every Ref is matched by an Unref, and the last Unref returns the
@@ -61,9 +65,15 @@ class alignas(64) Chunk {
   void Ref() { refs_.fetch_add(1, std::memory_order_relaxed); }
 
   // Unref drops a reference; the last one recycles the chunk, after which
-  // neither the chunk nor its bytes may be touched.
+  // neither the chunk nor its bytes may be touched. The only reference is
+  // dropped without an atomic read-modify-write: no other thread can take a
+  // reference it does not have, and the acquire load orders the release
+  // after every access made through references dropped before.
   void Unref() {
-    if (refs_.fetch_sub(1, std::memory_order_acq_rel) == 1) Release(this);
+    if (refs_.load(std::memory_order_acquire) == 1 ||
+        refs_.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+      Release(this);
+    }
   }
 
   // unique reports whether the caller holds the only reference, which makes
@@ -112,7 +122,8 @@ struct PoolCounters {
 // ReadPoolCounters returns a snapshot of the counters, summed over classes.
 PoolCounters ReadPoolCounters();
 
-// DrainPool returns every cached chunk to the allocator.
+// DrainPool returns every chunk cached in the global pool and in the calling
+// thread's cache to the allocator (other threads' caches are theirs).
 void DrainPool();
 
 // FreeListLimit returns the most chunks size class `c` keeps cached.
