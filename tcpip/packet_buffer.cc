@@ -13,17 +13,17 @@
 
 namespace ipsum::tcpip {
 
-PacketBuffer::PacketBuffer(buffer::Buffer payload, size_t reserve)
+PacketBuffer::PacketBuffer(buffer::Buffer&& payload, size_t reserve)
     : data_(std::move(payload)) {
   if (reserve > kHeaderCapacity) std::abort();  // Broken invariant.
   start_ = end_ = static_cast<uint16_t>(reserve);
 }
 
-PacketBuffer PacketBuffer::FromFrame(buffer::Buffer frame) {
+PacketBuffer PacketBuffer::FromFrame(buffer::Buffer&& frame) {
   return PacketBuffer(std::move(frame), 0);
 }
 
-void PacketBuffer::MoveFrom(PacketBuffer& other) {
+void PacketBuffer::MoveMetadataFrom(PacketBuffer& other) {
   network_protocol = other.network_protocol;
   transport_protocol = other.transport_protocol;
   checksum_status = other.checksum_status;
@@ -39,7 +39,6 @@ void PacketBuffer::MoveFrom(PacketBuffer& other) {
     std::memcpy(area_.data() + start_, other.area_.data() + start_,
                 size_t{end_} - start_);
   }
-  data_ = std::move(other.data_);
   other.start_ = other.end_ = kHeaderCapacity;
   other.slots_ = {};
 }
@@ -53,16 +52,50 @@ std::span<uint8_t> PacketBuffer::Push(Layer layer, size_t n) {
   return {area_.data() + start_, n};
 }
 
+void PacketBuffer::TakeFront(uint8_t* dst, size_t n) {
+  if (n == 0) return;
+  // A NIC's receive buffer holds the headers in its first view: copy them
+  // straight from it rather than through the general CopyOut walk.
+  const buffer::View& first = data_.views().front();
+  if (n <= first.size()) {
+    std::memcpy(dst, first.data(), n);
+  } else {
+    data_.CopyOut(0, std::span<uint8_t>(dst, n));
+  }
+  data_.TrimFront(n);
+}
+
 std::optional<std::span<uint8_t>> PacketBuffer::Consume(Layer layer, size_t n) {
   // A packet with no headers yet (one built for transmit and looped back)
   // consumes from the start of the header area.
   if (start_ == end_) start_ = end_ = 0;
   if (n > data_.size() || n > kHeaderCapacity - end_) return std::nullopt;
   std::span<uint8_t> dst(area_.data() + end_, n);
-  if (!data_.CopyOut(0, dst) || !data_.TrimFront(n)) return std::nullopt;
+  TakeFront(dst.data(), n);
   slots_[static_cast<size_t>(layer)] = {end_, static_cast<uint16_t>(n)};
   end_ = static_cast<uint16_t>(end_ + n);
   return dst;
+}
+
+bool PacketBuffer::ConsumeHeaders(size_t link, size_t network,
+                                  size_t transport) {
+  if (start_ == end_) start_ = end_ = 0;
+  // Each length is checked alone first, so that their sum cannot wrap.
+  const size_t room = kHeaderCapacity - end_;
+  if (link > room || network > room || transport > room) return false;
+  const size_t n = link + network + transport;
+  if (n > data_.size() || n > room) return false;
+  TakeFront(area_.data() + end_, n);
+  size_t offset = end_;
+  const size_t lengths[] = {link, network, transport};
+  for (size_t i = 0; i < 3; ++i) {
+    if (lengths[i] == 0) continue;
+    slots_[i] = {static_cast<uint16_t>(offset),
+                 static_cast<uint16_t>(lengths[i])};
+    offset += lengths[i];
+  }
+  end_ = static_cast<uint16_t>(offset);
+  return true;
 }
 
 buffer::Buffer PacketBuffer::ToBuffer() const {

@@ -124,22 +124,28 @@ class PacketBuffer {
   // reserved for Push.
   PacketBuffer() = default;
 
-  // PacketBuffer takes `payload` (moved in, no copy) as the data of a
-  // packet to transmit, with `reserve` bytes (at most kHeaderCapacity) of
-  // header area reserved for Push.
-  explicit PacketBuffer(buffer::Buffer payload,
+  // PacketBuffer takes `payload` (moved in, no copy; left empty) as the
+  // data of a packet to transmit, with `reserve` bytes (at most
+  // kHeaderCapacity) of header area reserved for Push. The buffer is taken
+  // by rvalue reference, not by value, so that its views move once.
+  explicit PacketBuffer(buffer::Buffer&& payload,
                         size_t reserve = kHeaderCapacity);
 
-  // FromFrame takes a received frame (moved in, no copy) as the data of a
-  // packet whose headers are to be Consumed.
-  static PacketBuffer FromFrame(buffer::Buffer frame);
+  // FromFrame takes a received frame (moved in, no copy; left empty) as the
+  // data of a packet whose headers are to be Consumed.
+  static PacketBuffer FromFrame(buffer::Buffer&& frame);
 
   // PacketBuffer (move) takes `other`'s payload views and copies its
   // headers (only the bytes in use, not the whole header area); `other` is
   // left empty.
-  PacketBuffer(PacketBuffer&& other) noexcept { MoveFrom(other); }
+  PacketBuffer(PacketBuffer&& other) noexcept : data_(std::move(other.data_)) {
+    MoveMetadataFrom(other);
+  }
   PacketBuffer& operator=(PacketBuffer&& other) noexcept {
-    if (this != &other) MoveFrom(other);
+    if (this != &other) {
+      data_ = std::move(other.data_);
+      MoveMetadataFrom(other);
+    }
     return *this;
   }
   PacketBuffer(const PacketBuffer&) = delete;
@@ -159,6 +165,15 @@ class PacketBuffer {
   // headers yet consumes from the start of the header area, whatever it
   // reserved for Push.
   std::optional<std::span<uint8_t>> Consume(Layer layer, size_t n);
+
+  // ConsumeHeaders is Consume(Layer::kLink, link), Consume(Layer::kNetwork,
+  // network), Consume(Layer::kTransport, transport) in one step, with one
+  // copy and one trim of data(): the receive path's per-packet Consume. A
+  // zero length leaves that layer without a header (Header() empty,
+  // HeaderOffset() 0). Returns false, changing nothing, when data() holds
+  // fewer bytes than the three together or the header area has no room for
+  // them.
+  bool ConsumeHeaders(size_t link, size_t network, size_t transport);
 
   // Header returns `layer`'s header bytes, empty if it was neither pushed
   // nor consumed. Valid until the packet is moved or destroyed.
@@ -244,7 +259,13 @@ class PacketBuffer {
   uint16_t gso_size = 0;
 
  private:
-  void MoveFrom(PacketBuffer& other);
+  // MoveMetadataFrom copies everything but data_ from `other` (the header
+  // bytes in use only) and leaves `other` with no headers.
+  void MoveMetadataFrom(PacketBuffer& other);
+
+  // TakeFront copies the first `n` bytes of data_ (n <= data_.size()) to
+  // `dst` and trims them from data_.
+  void TakeFront(uint8_t* dst, size_t n);
 
   struct Slot {
     uint16_t offset = 0;

@@ -81,6 +81,53 @@ TEST(PacketBufferTest, ConsumeBeyondTheHeaderAreaFails) {
   EXPECT_EQ(pkt.size(), frame.size());
 }
 
+TEST(PacketBufferTest, ConsumeHeadersIsThreeConsumesInOneStep) {
+  std::vector<uint8_t> frame = {1, 1, 2, 2, 2, 3, 3, 3, 3, 4, 5, 6};
+  for (size_t views : {1, 3, 5}) {  // Headers in one view, or straddling.
+    PacketBuffer one = PacketBuffer::FromFrame(MakePayload(frame, views));
+    PacketBuffer three = PacketBuffer::FromFrame(MakePayload(frame, views));
+    ASSERT_TRUE(one.ConsumeHeaders(2, 3, 4));
+    ASSERT_TRUE(three.Consume(Layer::kLink, 2));
+    ASSERT_TRUE(three.Consume(Layer::kNetwork, 3));
+    ASSERT_TRUE(three.Consume(Layer::kTransport, 4));
+    for (Layer l : {Layer::kLink, Layer::kNetwork, Layer::kTransport}) {
+      auto a = one.Header(l);
+      auto b = three.Header(l);
+      EXPECT_EQ(std::vector<uint8_t>(a.begin(), a.end()),
+                std::vector<uint8_t>(b.begin(), b.end()));
+      EXPECT_EQ(one.HeaderOffset(l), three.HeaderOffset(l));
+    }
+    EXPECT_EQ(one.data().Flatten(), (std::vector<uint8_t>{4, 5, 6}));
+    EXPECT_EQ(one.Flatten(), frame);
+  }
+}
+
+TEST(PacketBufferTest, ConsumeHeadersWithAZeroLengthLeavesThatLayerOut) {
+  std::vector<uint8_t> frame = {2, 2, 3, 4};
+  PacketBuffer pkt = PacketBuffer::FromFrame(MakePayload(frame, 2));
+  ASSERT_TRUE(pkt.ConsumeHeaders(0, 2, 0));
+  EXPECT_TRUE(pkt.Header(Layer::kLink).empty());
+  EXPECT_TRUE(pkt.Header(Layer::kTransport).empty());
+  EXPECT_EQ(pkt.Header(Layer::kNetwork).size(), 2u);
+  EXPECT_EQ(pkt.HeaderOffset(Layer::kNetwork), 0u);
+  EXPECT_EQ(pkt.Flatten(), frame);
+}
+
+TEST(PacketBufferTest, ConsumeHeadersPastTheDataOrTheAreaChangesNothing) {
+  std::vector<uint8_t> frame(PacketBuffer::kHeaderCapacity + 10, 7);
+  PacketBuffer pkt = PacketBuffer::FromFrame(MakePayload(frame, 3));
+  const size_t huge = ~size_t{0} - 1;  // Sums with the others would wrap.
+  EXPECT_FALSE(pkt.ConsumeHeaders(huge, 4, 4));
+  EXPECT_FALSE(pkt.ConsumeHeaders(4, huge, 4));
+  EXPECT_FALSE(pkt.ConsumeHeaders(100, 100, 100));  // Past the area.
+  EXPECT_EQ(pkt.headers().size(), 0u);
+  EXPECT_EQ(pkt.data().size(), frame.size());
+  PacketBuffer small =
+      PacketBuffer::FromFrame(MakePayload(std::vector<uint8_t>(10, 1), 2));
+  EXPECT_FALSE(small.ConsumeHeaders(4, 4, 4));  // Past the data.
+  EXPECT_EQ(small.data().size(), 10u);
+}
+
 TEST(PacketBufferTest, ChecksumOfAnyRangeMatchesReference) {
   std::mt19937 rng(3);
   std::vector<uint8_t> bytes = RandomBytes(rng, 301);

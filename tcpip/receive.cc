@@ -1,8 +1,8 @@
 // Copyright 2026 The ipsum Authors. SPDX-License-Identifier: Apache-2.0
 //
 // Receive: parse step, header validation with the header package's views,
-// Consume per layer, then the transport checksum in the packet's offload
-// state.
+// the headers consumed in one step, then the transport checksum in the
+// packet's offload state.
 
 #include "tcpip/receive.h"
 
@@ -71,6 +71,31 @@ bool TrimTail(PacketBuffer& pkt, size_t keep, Complete& c) {
     c.sum = Subtract(c.sum, AtParity(*cut, end - c.start));
   }
   return data.Truncate(keep);
+}
+
+// ParseOptions parses `tcp`'s options into `options` (default-constructed)
+// and returns true, or returns false for a malformed option list. The
+// layout RFC 7323 Appendix A recommends and most stacks send on every
+// segment once timestamps are on, NOP NOP Timestamps, is read directly;
+// anything else goes through header::ParseTCPOptions. Both give the same
+// result for that layout.
+bool ParseOptions(const header::TCP& tcp, header::TCPOptions& options) {
+  std::span<const uint8_t> area = tcp.options();
+  if (area.empty()) return true;
+  constexpr size_t kAlignedTimestampsSize = 12;
+  constexpr uint8_t kNop = 1;
+  constexpr uint8_t kTimestampsLength = 10;
+  if (area.size() == kAlignedTimestampsSize && area[0] == kNop &&
+      area[1] == kNop && area[2] == header::kTCPOptionTimestamps &&
+      area[3] == kTimestampsLength) {
+    options.timestamps =
+        header::TCPTimestamps{LoadBig32(&area[4]), LoadBig32(&area[8])};
+    return true;
+  }
+  header::Result<header::TCPOptions> parsed = header::ParseTCPOptions(area);
+  if (!parsed.ok()) return false;
+  options = *parsed;
+  return true;
 }
 
 }  // namespace
@@ -174,12 +199,14 @@ bool Decode(ReceivedPacket& out, LinkType link, ReceiveStats& stats) {
     out.destination_v6 = ip->destination();
   }
 
-  // Consume the link and network headers (prefix is invalid from here).
-  if (p.link_header_length != 0 &&
-      !pkt.Consume(Layer::kLink, p.link_header_length)) {
-    return drop(DropReason::kUnsupported);
-  }
-  if (!pkt.Consume(Layer::kNetwork, p.network_header_length)) {
+  // The transport header's length comes from the prefix (or the frame)
+  // before anything is consumed, so that all the headers are consumed in
+  // one step. The checks run in the order of the layers, so a packet wrong
+  // in several ways is dropped for its outermost fault.
+  //
+  // The header area must hold the link and network headers.
+  const size_t below = p.link_header_length + p.network_header_length;
+  if (below > PacketBuffer::kHeaderCapacity) {
     return drop(DropReason::kUnsupported);
   }
   const size_t t = p.transport_offset;  // Packet offset of the transport.
@@ -191,7 +218,7 @@ bool Decode(ReceivedPacket& out, LinkType link, ReceiveStats& stats) {
     ++stats.complete_fallback;
   }
   // Bytes past the IP length (Ethernet padding) belong to no layer.
-  if (!TrimTail(pkt, p.transport_length, complete)) {
+  if (!TrimTail(pkt, t + p.transport_length, complete)) {
     return drop(DropReason::kTruncated);
   }
   pkt.network_protocol = p.network;
@@ -199,6 +226,9 @@ bool Decode(ReceivedPacket& out, LinkType link, ReceiveStats& stats) {
   if (p.is_fragment) {
     // Handed up as it is: reassembly is the caller's, and the transport
     // checksum covers the reassembled datagram only.
+    if (!pkt.ConsumeHeaders(p.link_header_length, p.network_header_length, 0)) {
+      return drop(DropReason::kUnsupported);
+    }
     out.is_fragment = true;
     ++stats.fragments;
     ++stats.delivered;
@@ -213,8 +243,15 @@ bool Decode(ReceivedPacket& out, LinkType link, ReceiveStats& stats) {
     if (transport_length < header::TCP::kMinSize) {
       return drop(DropReason::kMalformed);
     }
+    // Data Offset, from the prefix when it holds the byte, else from the
+    // frame. The prefix is still the frame's first bytes: nothing was
+    // consumed yet, and TrimTail only shortened the views, whose chunks
+    // the packet still holds.
+    constexpr size_t kDataOffsetByte = 12;
     uint8_t offset_byte = 0;
-    if (!data.CopyOut(12, std::span(&offset_byte, 1))) {
+    if (t + kDataOffsetByte < prefix.size()) {
+      offset_byte = prefix[t + kDataOffsetByte];
+    } else if (!data.CopyOut(t + kDataOffsetByte, std::span(&offset_byte, 1))) {
       return drop(DropReason::kTruncated);
     }
     // RFC 9293 section 3.1, Data Offset: "The number of 32-bit words in
@@ -223,21 +260,22 @@ bool Decode(ReceivedPacket& out, LinkType link, ReceiveStats& stats) {
     if (data_offset < header::TCP::kMinSize || data_offset > transport_length) {
       return drop(DropReason::kMalformed);
     }
-    std::optional<std::span<uint8_t>> th =
-        pkt.Consume(Layer::kTransport, data_offset);
-    if (!th) return drop(DropReason::kUnsupported);
-    header::Result<header::TCP> tcp = header::TCP::Parse(*th);
+    if (!pkt.ConsumeHeaders(p.link_header_length, p.network_header_length,
+                            data_offset)) {
+      return drop(DropReason::kUnsupported);
+    }
+    header::Result<header::TCP> tcp =
+        header::TCP::Parse(pkt.Header(Layer::kTransport));
     if (!tcp.ok()) return drop(DropReason::kMalformed);
-    header::Result<header::TCPOptions> options = tcp->ParseOptions();
-    if (!options.ok()) return drop(DropReason::kMalformed);
-    TCPInfo info;
+    TCPInfo& info = out.tcp.emplace();
+    if (!ParseOptions(*tcp, info.options)) {
+      return drop(DropReason::kMalformed);
+    }
     info.seq = tcp->seq();
     info.ack = tcp->ack();
     info.flags = tcp->flags();
     info.window = tcp->window();
     info.urgent_pointer = tcp->urgent_pointer();
-    info.options = *options;
-    out.tcp = info;
     out.source_port = tcp->source_port();
     out.destination_port = tcp->destination_port();
     pkt.transport_protocol = TransportProtocol::kTCP;
@@ -245,10 +283,12 @@ bool Decode(ReceivedPacket& out, LinkType link, ReceiveStats& stats) {
     if (transport_length < header::UDP::kSize) {
       return drop(DropReason::kMalformed);
     }
-    std::optional<std::span<uint8_t>> uh =
-        pkt.Consume(Layer::kTransport, header::UDP::kSize);
-    if (!uh) return drop(DropReason::kUnsupported);
-    header::Result<header::UDP> udp = header::UDP::ParsePrefix(*uh);
+    if (!pkt.ConsumeHeaders(p.link_header_length, p.network_header_length,
+                            header::UDP::kSize)) {
+      return drop(DropReason::kUnsupported);
+    }
+    header::Result<header::UDP> udp =
+        header::UDP::ParsePrefix(pkt.Header(Layer::kTransport));
     if (!udp.ok()) return drop(DropReason::kMalformed);
     // RFC 768: Length "is the length in octets of this user datagram
     // including this header and the data"; it may be shorter than the IP
@@ -321,7 +361,7 @@ bool Decode(ReceivedPacket& out, LinkType link, ReceiveStats& stats) {
 
 }  // namespace
 
-std::optional<ReceivedPacket> Receive(PacketBuffer frame, LinkType link,
+std::optional<ReceivedPacket> Receive(PacketBuffer&& frame, LinkType link,
                                       ReceiveStats& stats) {
   ++stats.received;
   // Built in place and returned by NRVO: the packet moves once, into it.

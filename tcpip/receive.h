@@ -150,10 +150,12 @@ struct ReceivedPacket {
   std::optional<TCPInfo> tcp;
 };
 
-// Receive decodes and validates `frame` (pkt.data() holds the frame;
+// Receive decodes and validates `frame` (frame.data() holds the frame;
 // checksum_status, csum_start and csum say what the NIC did) and returns
-// the packet, or counts the reason in `stats` and returns nullopt.
-std::optional<ReceivedPacket> Receive(PacketBuffer frame, LinkType link,
+// the packet, or counts the reason in `stats` and returns nullopt. The
+// frame is moved in (taken by rvalue reference so that it moves once, into
+// the result) and is left empty either way.
+std::optional<ReceivedPacket> Receive(PacketBuffer&& frame, LinkType link,
                                       ReceiveStats& stats);
 
 }  // namespace ipsum::tcpip

@@ -13,6 +13,7 @@
 #include <random>
 #include <vector>
 
+#include "checksum/endian.h"
 #include "gtest/gtest.h"
 #include "header/tcp.h"
 #include "tcpip/internal/testing.h"
@@ -474,6 +475,58 @@ TEST(ReceiveTest, EveryMalformedFrameIsDroppedWithItsCounter) {
     EXPECT_EQ(stats.TotalDropped(), 1u) << b.name;
     EXPECT_EQ(stats.delivered, 0u) << b.name;
   }
+}
+
+// TCPOptionsOf receives a TCP/IPv4 frame whose option area is `area` (a
+// multiple of 4 bytes, in place of the encoder's) and returns the options
+// Receive decoded, or nullopt if it dropped the frame.
+std::optional<header::TCPOptions> TCPOptionsOf(const Bytes& area) {
+  Bytes f = Encode(MakeRoute(NetworkProtocol::kIPv4), true, Bytes(7, 0x5a));
+  testing::FrameLayout l = ReferenceLayout(f, true);
+  const size_t t = l.transport_offset;
+  const size_t old_offset = size_t{f[t + 12]} / 16 * 4;
+  f.erase(f.begin() + static_cast<ptrdiff_t>(t + 20),
+          f.begin() + static_cast<ptrdiff_t>(t + old_offset));
+  f.insert(f.begin() + static_cast<ptrdiff_t>(t + 20), area.begin(),
+           area.end());
+  f[t + 12] = static_cast<uint8_t>(((20 + area.size()) / 4) << 4);
+  StoreBig16(&f[l.network_offset + 2],
+             static_cast<uint16_t>(f.size() - l.network_offset));
+  FixIPv4Checksum(f, l.network_offset);
+  f[t + 16] = f[t + 17] = 0;
+  StoreBig16(&f[t + 16],
+             static_cast<uint16_t>(~ReferenceTransportSum(f, true)));
+  ReceiveStats stats;
+  std::optional<ReceivedPacket> r =
+      Receive(Frame(f, Rx::kNone), LinkType::kEthernet, stats);
+  if (!r) {
+    EXPECT_EQ(stats.Dropped(DropReason::kMalformed), 1u);
+    return std::nullopt;
+  }
+  EXPECT_TRUE(r->checksum_verified);
+  EXPECT_EQ(r->packet.data().Flatten(), Bytes(7, 0x5a));
+  return r->tcp->options;
+}
+
+TEST(ReceiveTest, TCPOptionLayoutsAllParseTheSame) {
+  header::TCPOptions ts;
+  ts.timestamps = header::TCPTimestamps{0x01020304, 0xa0b0c0d0};
+  // NOP NOP Timestamps (RFC 7323 Appendix A), read directly.
+  EXPECT_EQ(TCPOptionsOf({1, 1, 8, 10, 1, 2, 3, 4, 0xa0, 0xb0, 0xc0, 0xd0}),
+            ts);
+  // Timestamps first, or after an End of Option List: the general parser.
+  EXPECT_EQ(TCPOptionsOf({8, 10, 1, 2, 3, 4, 0xa0, 0xb0, 0xc0, 0xd0, 1, 1}),
+            ts);
+  EXPECT_EQ(TCPOptionsOf(
+                {1, 1, 8, 10, 1, 2, 3, 4, 0xa0, 0xb0, 0xc0, 0xd0, 1, 1, 1, 0}),
+            ts);
+  EXPECT_EQ(TCPOptionsOf({}), header::TCPOptions{});
+  // Near misses of the direct layout are judged by the general parser.
+  EXPECT_EQ(TCPOptionsOf({1, 1, 8, 9, 1, 2, 3, 4, 0xa0, 0xb0, 0xc0, 0xd0}),
+            std::nullopt);
+  header::TCPOptions mss;
+  mss.mss = 0x0a0b;
+  EXPECT_EQ(TCPOptionsOf({1, 1, 2, 4, 0x0a, 0x0b, 0, 0, 0, 0, 0, 0}), mss);
 }
 
 TEST(ReceiveTest, UDPWithoutChecksumOverIPv4IsDeliveredUnchecked) {
