@@ -120,10 +120,13 @@ IPSUM_KERNEL_INLINE uint64_t DropLeadingBytes(uint64_t word, unsigned bits) {
 }
 
 // WideSum is a 128-bit sum of 64-bit words: `lo` and the count of carries
-// out of it, `hi`.
+// out of it, `hi`. A plain aggregate (start it as `WideSum s = {0, 0}`):
+// with member initializers it would have a constructor, an inline function
+// with external linkage that clang emits at -O0 in every kernel's file,
+// AVX2 one included.
 struct WideSum {
-  uint64_t lo = 0;
-  uint64_t hi = 0;
+  uint64_t lo;
+  uint64_t hi;
 };
 
 // AddWord adds `v` to `s`. On x86-64 an add and an add-with-carry (the
@@ -155,7 +158,7 @@ IPSUM_KERNEL_INLINE uint64_t Native(const WideSum& s) {
 // length); below 8 bytes, two overlapping 4-byte (or 2-byte) loads.
 IPSUM_KERNEL_INLINE uint64_t SumShortNative(const uint8_t* p, size_t len) {
   if (len >= 8) {
-    WideSum s;
+    WideSum s = {0, 0};
     const size_t words = (len - 1) / 8;  // All but the last 1..8 bytes.
     size_t i = 0;
     for (; i + 2 <= words; i += 2) {
@@ -191,7 +194,7 @@ IPSUM_KERNEL_INLINE uint64_t SumShortNative(const uint8_t* p, size_t len) {
 IPSUM_KERNEL_INLINE uint64_t CopyShortNative(uint8_t* dst, const uint8_t* src,
                                              size_t len) {
   if (len >= 8) {
-    WideSum s;
+    WideSum s = {0, 0};
     const size_t words = (len - 1) / 8;
     for (size_t i = 0; i < words; ++i) {
       const uint64_t v = LoadNative64(src + 8 * i);
