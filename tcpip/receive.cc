@@ -12,11 +12,11 @@
 
 #include "checksum/checksum.h"
 #include "checksum/endian.h"
-#include "header/checksum.h"
 #include "header/ipv4.h"
 #include "header/ipv6.h"
 #include "header/protocol.h"
 #include "header/udp.h"
+#include "tcpip/internal/header_sum.h"
 
 namespace ipsum::tcpip {
 namespace {
@@ -184,7 +184,10 @@ bool Decode(ReceivedPacket& out, LinkType link, ReceiveStats& stats) {
     if (!ip.ok()) return drop(DropReason::kMalformed);
     // RFC 791 section 3.1, Header Checksum: "the 16 bit one's complement
     // of the one's complement sum of all 16 bit words in the header".
-    if (!ip->IsChecksumValid()) return drop(DropReason::kBadIPChecksum);
+    // (ip->IsChecksumValid(), with the inline sum.)
+    if (internal::HeaderSum(ip->header()) != 0xffff) {
+      return drop(DropReason::kBadIPChecksum);
+    }
     out.source_v4 = ip->source();
     out.destination_v4 = ip->destination();
   } else {
@@ -324,12 +327,11 @@ bool Decode(ReceivedPacket& out, LinkType link, ReceiveStats& stats) {
     ++stats.checksum_unnecessary;
     out.checksum_verified = true;
   } else {
-    uint16_t pseudo = v4 ? header::PseudoHeaderSum(
-                               out.source_v4, out.destination_v4, protocol,
-                               static_cast<uint16_t>(transport_length))
-                         : header::PseudoHeaderSum(
-                               out.source_v6, out.destination_v6, protocol,
-                               static_cast<uint32_t>(transport_length));
+    uint16_t pseudo =
+        v4 ? internal::PseudoSum(out.source_v4, out.destination_v4, protocol,
+                                 static_cast<uint16_t>(transport_length))
+           : internal::PseudoSum(out.source_v6, out.destination_v6, protocol,
+                                 static_cast<uint32_t>(transport_length));
     uint16_t sum;
     if (complete.usable) {
       // Take the consumed headers in front of the transport out of the
@@ -342,9 +344,14 @@ bool Decode(ReceivedPacket& out, LinkType link, ReceiveStats& stats) {
           AtParity(Subtract(complete.sum, *pulled), t - complete.start);
       sum = Combine(pseudo, transport);
     } else {
-      std::optional<uint16_t> s = pkt.Checksum(t, transport_length, pseudo);
-      if (!s) return drop(DropReason::kTruncated);
-      sum = *s;
+      // The transport's bytes are its header, consumed (of even length: a
+      // TCP header is whole 32-bit words, a UDP header 8 bytes), then all
+      // of data(), trimmed to the transport's length above.
+      std::span<const uint8_t> th = pkt.Header(Layer::kTransport);
+      if (th.size() + data.size() != transport_length) {
+        return drop(DropReason::kTruncated);
+      }
+      sum = data.ChecksumAll(internal::HeaderSum(th, pseudo));
     }
     // RFC 1071 section 1: "If the result is all 1 bits, the check
     // succeeds"; with a subtraction in the way, 0x0000 is the same number.

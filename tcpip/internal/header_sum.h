@@ -1,0 +1,85 @@
+// Copyright 2026 The ipsum Authors. SPDX-License-Identifier: Apache-2.0
+//
+// HeaderSum: the Internet checksum of a few dozen bytes (an IPv4 header, a
+// pseudo-header, a TCP or UDP header), inline. checksum::Checksum is built
+// for payloads: one call goes through the run-time dispatcher into a wide
+// kernel whose setup, for 8 or 20 bytes, costs more than the additions
+// themselves. The receive path sums three such headers per packet.
+//
+// The arithmetic is RFC 1071's: big-endian 16-bit words (an odd last byte
+// padded with zero) added with end-around carry. Here they are added as
+// 32-bit words into a 64-bit accumulator, which is exact for any length
+// below 2^32 words, and folded at the end; 2^16 == 1 (mod 0xffff), so the
+// fold gives the 16-bit sum. The result equals checksum::Checksum's for
+// the same bytes and initial value, 0x0000 only when they are all zero
+// (checksum.h's contract), which header_sum_test checks.
+//
+// Not API: only //tcpip's own sources include it.
+
+#ifndef IPSUM_TCPIP_INTERNAL_HEADER_SUM_H_
+#define IPSUM_TCPIP_INTERNAL_HEADER_SUM_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+
+#include "checksum/endian.h"
+#include "header/address.h"
+
+namespace ipsum::tcpip::internal {
+
+// AddWords returns `acc` plus the bytes of `bytes` as big-endian 16-bit
+// words (an odd last byte as the high half of a word), not folded.
+inline uint64_t AddWords(std::span<const uint8_t> bytes, uint64_t acc) {
+  const uint8_t* p = bytes.data();
+  size_t n = bytes.size();
+  for (; n >= 4; p += 4, n -= 4) acc += LoadBig32(p);
+  if (n >= 2) {
+    acc += LoadBig16(p);
+    p += 2;
+    n -= 2;
+  }
+  if (n != 0) acc += uint32_t{p[0]} << 8;
+  return acc;
+}
+
+// Fold folds an accumulator of AddWords to 16 bits with end-around
+// carries; non-zero when `acc` is.
+inline uint16_t Fold(uint64_t acc) {
+  acc = (acc & 0xffffffff) + (acc >> 32);  // < 2^33
+  acc = (acc & 0xffff) + (acc >> 16);      // < 2^17 + 2^16
+  acc = (acc & 0xffff) + (acc >> 16);      // <= 0xffff + 2
+  acc = (acc & 0xffff) + (acc >> 16);      // <= 0xffff
+  return static_cast<uint16_t>(acc);
+}
+
+// HeaderSum returns checksum::Checksum(bytes, initial), computed inline.
+inline uint16_t HeaderSum(std::span<const uint8_t> bytes,
+                          uint16_t initial = 0) {
+  return Fold(AddWords(bytes, initial));
+}
+
+// PseudoSum returns header::PseudoHeaderSum for IPv4 (RFC 9293
+// section 3.1, RFC 768): source, destination, zero, protocol and length.
+inline uint16_t PseudoSum(const header::IPv4Address& source,
+                          const header::IPv4Address& destination,
+                          uint8_t protocol, uint16_t length) {
+  uint64_t acc = AddWords(source.bytes, 0);
+  acc = AddWords(destination.bytes, acc);
+  return Fold(acc + protocol + length);
+}
+
+// PseudoSum returns header::PseudoHeaderSum for IPv6 (RFC 8200
+// section 8.1): source, destination, 32-bit length, three zero bytes and
+// next header.
+inline uint16_t PseudoSum(const header::IPv6Address& source,
+                          const header::IPv6Address& destination,
+                          uint8_t next_header, uint32_t length) {
+  uint64_t acc = AddWords(source.bytes, 0);
+  acc = AddWords(destination.bytes, acc);
+  return Fold(acc + length + next_header);
+}
+
+}  // namespace ipsum::tcpip::internal
+
+#endif  // IPSUM_TCPIP_INTERNAL_HEADER_SUM_H_
