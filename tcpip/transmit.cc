@@ -12,11 +12,11 @@
 
 #include "checksum/checksum.h"
 #include "checksum/endian.h"
-#include "header/checksum.h"
 #include "header/ipv4.h"
 #include "header/ipv6.h"
 #include "header/protocol.h"
 #include "header/udp.h"
+#include "tcpip/internal/header_sum.h"
 
 namespace ipsum::tcpip {
 namespace {
@@ -75,10 +75,12 @@ EncodeError Encode(const Route& route, const LinkCapabilities& link,
   // Transport header and its checksum.
   std::span<uint8_t> t = pkt.Push(Layer::kTransport, th.bytes.size());
   std::memcpy(t.data(), th.bytes.data(), th.bytes.size());
-  uint16_t pseudo = v4 ? header::PseudoHeaderSum(
+  // The pseudo-header and header sums are inline (header_sum.h): a few
+  // dozen bytes, cheaper to add than to dispatch to the wide kernel.
+  uint16_t pseudo = v4 ? internal::PseudoSum(
                              route.source_v4, route.destination_v4, th.protocol,
                              static_cast<uint16_t>(transport_length))
-                       : header::PseudoHeaderSum(
+                       : internal::PseudoSum(
                              route.source_v6, route.destination_v6, th.protocol,
                              static_cast<uint32_t>(transport_length));
   pkt.checksum_status = ChecksumStatus::kNone;
@@ -94,8 +96,13 @@ EncodeError Encode(const Route& route, const LinkCapabilities& link,
     pkt.csum_offset = static_cast<uint16_t>(th.checksum_offset);
   } else {
     uint16_t psum = payload_sum ? *payload_sum : pkt.data().ChecksumAll();
-    uint16_t c =
-        header::ComputeTransportChecksum(pseudo, t, th.checksum_offset, psum);
+    // header::ComputeTransportChecksum's sum: the header with its field
+    // read as zero (here: set to zero, then summed whole), then the payload
+    // at the header's length.
+    checksum::Put(t.data() + th.checksum_offset, 0);
+    uint16_t sum =
+        checksum::CombineAt(internal::HeaderSum(t, pseudo), psum, t.size());
+    uint16_t c = static_cast<uint16_t>(~sum);
     if (c == 0 && th.zero_as_ones) c = 0xffff;
     checksum::Put(t.data() + th.checksum_offset, c);
   }
