@@ -15,12 +15,17 @@
 //     reference, and a packet dropped for a bad transport checksum does not;
 //   - COMPLETE with the true sum from any csum_start inside the frame gives
 //     the NONE verdict (same drop reason, or the same delivered packet);
+//   - COMPLETE with a wrong sum covering the transport header drops a
+//     packet NONE delivers verified;
+//   - a delivered packet's transport header and payload are the frame's
+//     bytes at the transport offset;
 //   - UNNECESSARY delivers whatever NONE delivers, and drops whatever NONE
 //     drops for a reason other than the transport checksum;
 //   - how the frame is chained changes nothing;
 //   - ParseEthernet/ParseIP of the whole frame and of any prefix holding
 //     its headers agree.
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -244,12 +249,42 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     IPSUM_FUZZ_CHECK(SameVerdict(random, none));
   }
 
+  // A delivered packet's headers and payload are the frame's bytes.
+  if (none.delivered) {
+    const ReceivedPacket& p = *none.packet;
+    const ParsedPacket& parsed = p.parsed;
+    const auto transport = p.packet.Header(Layer::kTransport);
+    const Bytes payload = p.packet.data().Flatten();
+    const size_t at = parsed.transport_offset + transport.size();
+    IPSUM_FUZZ_CHECK(at + payload.size() <= frame.size());
+    IPSUM_FUZZ_CHECK(std::equal(transport.begin(), transport.end(),
+                                frame.begin() + parsed.transport_offset));
+    IPSUM_FUZZ_CHECK(
+        std::equal(payload.begin(), payload.end(), frame.begin() + at));
+    IPSUM_FUZZ_CHECK(transport.size() + payload.size() <=
+                     parsed.transport_length);
+  }
+
   // COMPLETE with the true sum from csum_start: the NONE verdict.
   const size_t start = frame.empty() ? 0 : csum_start % (frame.size() + 1);
   const uint16_t true_sum = RefSum(frame.subspan(start));
   const Verdict complete =
       Run(frame, link, split, ChecksumStatus::kComplete, start, true_sum);
   IPSUM_FUZZ_CHECK(SameVerdict(complete, none));
+
+  // COMPLETE with a wrong sum (the true one plus one) that covers the
+  // transport header: a verified packet is dropped, the sum was checked.
+  if (none.delivered && none.packet->checksum_verified &&
+      start <= none.packet->parsed.transport_offset) {
+    const uint32_t plus_one = uint32_t{true_sum} + 1;
+    const uint16_t wrong = static_cast<uint16_t>(plus_one + (plus_one >> 16));
+    const Verdict bad =
+        Run(frame, link, split, ChecksumStatus::kComplete, start, wrong);
+    if (bad.delivered || bad.reason != DropReason::kBadTransportChecksum) {
+      Print("complete with a wrong sum", bad);
+      IPSUM_FUZZ_CHECK(false);
+    }
+  }
 
   // UNNECESSARY: the NIC vouches for the transport checksum only.
   const Verdict unnecessary =
