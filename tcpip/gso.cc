@@ -57,16 +57,22 @@ EncodeError SegmentTCP(const Route& route, const TCPSegment& segment,
   if (mss == 0 || payload.size() > kMaxSendSize) return EncodeError::kTooLarge;
   const size_t total = payload.size();
   const size_t count = total == 0 ? 1 : (total + mss - 1) / mss;
-  std::vector<PacketBuffer> segments;
-  segments.reserve(count);
+  // Segments are built in place at the end of `out` (no local vector, no
+  // second move of each packet); on an error those appended are erased, so
+  // `out` keeps only what it held.
+  const size_t first = out.size();
+  out.reserve(first + count);
   size_t offset = 0;
   for (size_t i = 0; i < count; ++i) {
     // Split keeps the piece in `payload` and returns the rest: views are
     // shared or cut, bytes are not copied.
     size_t n = std::min<size_t>(mss, payload.size());
     std::optional<buffer::Buffer> rest = payload.Split(n);
-    if (!rest) return EncodeError::kTooLarge;  // Cannot happen: n <= size.
-    PacketBuffer pkt(std::move(payload));
+    if (!rest) {  // Cannot happen: n <= size.
+      out.erase(out.begin() + static_cast<ptrdiff_t>(first), out.end());
+      return EncodeError::kTooLarge;
+    }
+    PacketBuffer& pkt = out.emplace_back(std::move(payload));
     payload = std::move(*rest);
     TCPSegment f = SegmentFields(segment, i, count, offset);
     EncodeError e;
@@ -78,11 +84,12 @@ EncodeError SegmentTCP(const Route& route, const TCPSegment& segment,
       e = EncodeTCPWithPayloadSum(route, f, link, pkt.data().ChecksumAll(),
                                   pkt);
     }
-    if (e != EncodeError::kOk) return e;
-    segments.push_back(std::move(pkt));
+    if (e != EncodeError::kOk) {
+      out.erase(out.begin() + static_cast<ptrdiff_t>(first), out.end());
+      return e;
+    }
     offset += n;
   }
-  for (PacketBuffer& p : segments) out.push_back(std::move(p));
   return EncodeError::kOk;
 }
 
@@ -121,13 +128,20 @@ EncodeError SendTCP(const Route& route, const TCPSegment& segment, uint16_t mss,
   }
   const size_t total = payload.size();
   const size_t chunks = (total + limit - 1) / limit;
-  std::vector<PacketBuffer> packets;
+  // Built in place at the end of `out`, erased again on an error, as in
+  // SegmentTCP.
+  const size_t first = out.size();
+  out.reserve(first + chunks);
+  auto fail = [&out, first](EncodeError e) {
+    out.erase(out.begin() + static_cast<ptrdiff_t>(first), out.end());
+    return e;
+  };
   size_t offset = 0;
   for (size_t c = 0; c < chunks; ++c) {
     size_t n = std::min(limit, payload.size());
     std::optional<buffer::Buffer> rest = payload.Split(n);
-    if (!rest) return EncodeError::kTooLarge;
-    PacketBuffer pkt(std::move(payload));
+    if (!rest) return fail(EncodeError::kTooLarge);
+    PacketBuffer& pkt = out.emplace_back(std::move(payload));
     payload = std::move(*rest);
     // The chunk's first segment number decides its IP ID; its flags are
     // those of a chunk among chunks (the NIC then applies them per
@@ -135,16 +149,14 @@ EncodeError SendTCP(const Route& route, const TCPSegment& segment, uint16_t mss,
     TCPSegment f = SegmentFields(segment, c, chunks, offset);
     f.ip_id = static_cast<uint16_t>(segment.ip_id + offset / mss);
     EncodeError e = EncodeTCP(route, f, link, pkt);
-    if (e != EncodeError::kOk) return e;
+    if (e != EncodeError::kOk) return fail(e);
     if (n > mss) {
       pkt.gso_type = route.network == NetworkProtocol::kIPv4 ? GsoType::kTCPv4
                                                              : GsoType::kTCPv6;
       pkt.gso_size = mss;
     }
-    packets.push_back(std::move(pkt));
     offset += n;
   }
-  for (PacketBuffer& p : packets) out.push_back(std::move(p));
   return EncodeError::kOk;
 }
 

@@ -249,5 +249,29 @@ TEST(GsoTest, Errors) {
   EXPECT_TRUE(out.empty());
 }
 
+TEST(GsoTest, AnEncodeErrorLeavesOutAsItWas) {
+  std::vector<PacketBuffer> out;
+  ASSERT_EQ(SegmentTCP(MakeRoute(NetworkProtocol::kIPv4), MakeSegment(0), 100,
+                       LinkCapabilities{}, MakePayload(Bytes(150, 3), 1), out),
+            EncodeError::kOk);
+  ASSERT_EQ(out.size(), 2u);
+  std::vector<uint8_t> kept = out[1].Flatten();
+  Route bad = MakeRoute(NetworkProtocol::kIPv4);
+  bad.ethernet->tag_count = 3;  // Every segment fails to encode.
+  for (bool offload : {false, true}) {
+    LinkCapabilities link;
+    link.tx_checksum_offload = offload;
+    link.tso_max_size = offload ? 65535 : 0;
+    EXPECT_EQ(SegmentTCP(bad, MakeSegment(0), 100, link,
+                         MakePayload(Bytes(1000, 4), 3), out),
+              EncodeError::kBadField);
+    EXPECT_EQ(SendTCP(bad, MakeSegment(0), 100, link,
+                      MakePayload(Bytes(1000, 4), 3), out),
+              EncodeError::kBadField);
+    ASSERT_EQ(out.size(), 2u);
+    EXPECT_EQ(out[1].Flatten(), kept);
+  }
+}
+
 }  // namespace
 }  // namespace ipsum::tcpip
