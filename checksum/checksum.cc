@@ -43,6 +43,14 @@ uint16_t Checksum(const void* data, size_t len, uint16_t initial) {
   return ActiveSum(static_cast<const uint8_t*>(data), len, initial);
 }
 
+uint16_t ChecksumPieces(std::span<const std::span<const uint8_t>> pieces,
+                        uint16_t initial) {
+  // One piece is a plain Checksum, which keeps its inline short path.
+  if (pieces.size() == 1)
+    return ActiveSum(pieces[0].data(), pieces[0].size(), initial);
+  return internal::CallActiveSumPieces(pieces.data(), pieces.size(), initial);
+}
+
 uint16_t CopyAndChecksum(uint8_t* dst, const uint8_t* src, size_t len,
                          uint16_t initial) {
   if (len < kInlineShort) {

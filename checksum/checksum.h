@@ -40,6 +40,18 @@ uint16_t Checksum(std::span<const uint8_t> data, uint16_t initial = 0);
 // when `len` is 0.
 uint16_t Checksum(const void* data, size_t len, uint16_t initial = 0);
 
+// ChecksumPieces returns the checksum of the concatenation of `pieces`:
+// exactly Checksum(concatenation, initial), for pieces of any length (empty
+// ones included) and any alignment, without copying them. A piece that
+// starts at an odd position of the concatenation is placed as CombineAt
+// places it. Unlike a Checksum call per piece joined with CombineAt, the
+// implementation in use (dispatch.h) keeps its wide accumulators from one
+// piece to the next and reduces, folds and byte-swaps once at the end, so a
+// packet held as a few fragments costs little more than the same bytes in
+// one piece. An empty `pieces` returns `initial`.
+uint16_t ChecksumPieces(std::span<const std::span<const uint8_t>> pieces,
+                        uint16_t initial = 0);
+
 // CopyAndChecksum copies src[0, len) to dst[0, len) and returns
 // Checksum(src, len, initial), reading the source once: the fused copy and
 // checksum of a receive path that moves payload out of a ring, or a send path

@@ -163,5 +163,31 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
                              ipsum::LoadBig32(data.data() + at)));
     }
   }
+
+  // sum_pieces of every implementation, and ChecksumPieces, over `src` cut
+  // into up to 16 pieces whose lengths (0 included) come from the seeds.
+  {
+    std::span<const uint8_t> pieces[16];
+    size_t count = 0, at = 0;
+    uint16_t seed = static_cast<uint16_t>(split_seed * 257 + initial);
+    while (count < 15 && at < src.size()) {
+      size_t n = (seed % 3 == 0) ? seed % 5 : (seed >> 3) % 700;
+      n = std::min(n, src.size() - at);
+      pieces[count++] = src.span().subspan(at, n);
+      at += n;
+      seed = static_cast<uint16_t>(seed * 40503 + 1);
+    }
+    pieces[count++] = src.span().subspan(at);
+    for (const internal::Implementation& impl :
+         internal::CompiledImplementations()) {
+      if (!impl.supported()) continue;
+      const uint16_t got = impl.sum_pieces(pieces, count, initial);
+      if (got != want)
+        Fail("sum_pieces", impl.name, count, src.size(), got, want);
+    }
+    const uint16_t got = ChecksumPieces(std::span(pieces, count), initial);
+    if (got != want)
+      Fail("ChecksumPieces", "public", count, src.size(), got, want);
+  }
   return 0;
 }

@@ -134,6 +134,33 @@ class ImplementationTest : public testing::TestWithParam<Implementation> {
     ASSERT_EQ(std::memcmp(dst + len, guards, kGuard), 0)
         << "wrote past dst, len=" << len;
   }
+
+  // SumPieces runs sum_pieces over `pieces`.
+  uint16_t SumPieces(const std::vector<std::span<const uint8_t>>& pieces,
+                     uint16_t initial = 0) {
+    return GetParam().sum_pieces(pieces.data(), pieces.size(), initial);
+  }
+
+  // ReferencePieces is the reference sum of the concatenation of `pieces`.
+  static uint16_t ReferencePieces(
+      const std::vector<std::span<const uint8_t>>& pieces, uint16_t initial) {
+    std::vector<uint8_t> all;
+    for (std::span<const uint8_t> piece : pieces) {
+      all.insert(all.end(), piece.begin(), piece.end());
+    }
+    return ReferenceSum(all.data(), all.size(), initial);
+  }
+
+  // Describe names the lengths and alignments of `pieces` for a message.
+  static std::string Describe(
+      const std::vector<std::span<const uint8_t>>& pieces) {
+    std::ostringstream out;
+    for (std::span<const uint8_t> piece : pieces) {
+      out << piece.size() << "@"
+          << (reinterpret_cast<uintptr_t>(piece.data()) % 64) << " ";
+    }
+    return out.str();
+  }
 };
 
 TEST_P(ImplementationTest, Rfc1071Section3ExampleAtEveryOffset) {
@@ -359,6 +386,96 @@ TEST(ReferenceTest, KnownAnswers) {
   }
 }
 
+TEST_P(ImplementationTest, SumPiecesOfNoPiecesOrEmptyPiecesReturnsInitial) {
+  Buffer buf(16);
+  for (uint16_t initial : kInitials) {
+    EXPECT_EQ(GetParam().sum_pieces(nullptr, 0, initial), initial);
+    EXPECT_EQ(SumPieces({{buf.at(0), 0}, {buf.at(3), 0}}, initial), initial);
+  }
+}
+
+// Every pair of interesting piece lengths (each side of the short path, the
+// alignment threshold and the vector widths, odd and even), the first piece
+// at every 64-byte alignment and the second at another, so that both
+// parities and every head length meet.
+TEST_P(ImplementationTest, SumPiecesTwoPiecesEveryLengthPairAndAlignment) {
+  constexpr size_t kLengths[] = {0,   1,   2,   3,   7,   8,   15,  16,
+                                 17,  31,  33,  63,  64,  65,  127, 128,
+                                 129, 255, 256, 257, 300, 301, 1023};
+  std::mt19937_64 rng(2);
+  Buffer buf(2 * 1100 + 2 * kOffsets);
+  buf.FillRandom(rng);
+  for (size_t a : kLengths) {
+    for (size_t b : kLengths) {
+      for (size_t off = 0; off < kOffsets; ++off) {
+        const size_t off_b = 1100 + kOffsets + (off * 7 + 3) % kOffsets;
+        const std::vector<std::span<const uint8_t>> pieces = {
+            {buf.at(off), a}, {buf.at(off_b), b}};
+        ASSERT_EQ(SumPieces(pieces, 0x1234), ReferencePieces(pieces, 0x1234))
+            << Describe(pieces);
+      }
+    }
+  }
+}
+
+// Random splits of random stretches: up to 20 pieces, each from its own
+// place in the buffer (any alignment), a third of them empty or 1 byte
+// long, lengths up to 3000, random and carry-heavy data, every initial.
+TEST_P(ImplementationTest, SumPiecesRandomSplitsMatchReference) {
+  std::mt19937_64 rng(3);
+  Buffer random(1 << 16);
+  random.FillRandom(rng);
+  Buffer carry_heavy(1 << 16);
+  carry_heavy.FillCarryHeavy(rng);
+  for (int trial = 0; trial < 4000; ++trial) {
+    Buffer& buf = (trial & 1) ? carry_heavy : random;
+    const size_t count = rng() % 21;
+    std::vector<std::span<const uint8_t>> pieces;
+    for (size_t i = 0; i < count; ++i) {
+      size_t len;
+      switch (rng() % 6) {
+        case 0:
+          len = 0;
+          break;
+        case 1:
+          len = 1;
+          break;
+        case 2:
+          len = rng() % 64;
+          break;
+        case 3:
+          len = 64 + rng() % 256;
+          break;
+        default:
+          len = rng() % 3001;
+          break;
+      }
+      pieces.emplace_back(buf.at(rng() % ((1 << 16) - 3001)), len);
+    }
+    const uint16_t initial = kInitials[trial % 4];
+    ASSERT_EQ(SumPieces(pieces, initial), ReferencePieces(pieces, initial))
+        << "trial " << trial << ": " << Describe(pieces);
+  }
+}
+
+// Long pieces: the vector loops run across piece boundaries of both
+// parities, a megabyte at a time.
+TEST_P(ImplementationTest, SumPiecesMegabytePiecesMatchReference) {
+  constexpr size_t k1MiB = size_t{1} << 20;
+  std::mt19937_64 rng(4);
+  Buffer buf(3 * k1MiB + 64);
+  buf.FillCarryHeavy(rng);
+  const std::vector<std::span<const uint8_t>> pieces = {
+      {buf.at(3), 5},
+      {buf.at(17), k1MiB + 1},
+      {buf.at(k1MiB + 40), 1},
+      {buf.at(k1MiB + 45), k1MiB + 7},
+      {buf.at(2 * k1MiB + 100), 300},
+      {buf.at(2 * k1MiB + 501), k1MiB / 2}};
+  ASSERT_EQ(SumPieces(pieces, 0xfffe), ReferencePieces(pieces, 0xfffe))
+      << Describe(pieces);
+}
+
 // Implementations are named after themselves in test names.
 std::string ImplementationName(
     const testing::TestParamInfo<Implementation>& info) {
@@ -381,6 +498,7 @@ TEST(CompiledImplementationsTest, PortableFirstNamesUniqueAndComplete) {
     EXPECT_NE(impl.supported, nullptr) << impl.name;
     EXPECT_NE(impl.sum, nullptr) << impl.name;
     EXPECT_NE(impl.copy_sum, nullptr) << impl.name;
+    EXPECT_NE(impl.sum_pieces, nullptr) << impl.name;
     EXPECT_TRUE(names.insert(impl.name).second) << "duplicate " << impl.name;
   }
 }
@@ -390,6 +508,24 @@ TEST(ChecksumTest, Rfc1071Section3Example) {
   EXPECT_EQ(Checksum(kRfc1071Example, sizeof(kRfc1071Example)),
             kRfc1071ExampleSum);
   EXPECT_EQ(Checksum(kIpv4Header), 0xffff);
+}
+
+TEST(ChecksumTest, ChecksumPiecesEqualsChecksumOfTheConcatenation) {
+  std::mt19937_64 rng(5);
+  std::vector<uint8_t> bytes(1500);
+  for (uint8_t& b : bytes) b = static_cast<uint8_t>(rng());
+  const std::span<const uint8_t> all(bytes);
+  EXPECT_EQ(ChecksumPieces({}, 0x77), 0x77);
+  for (size_t cut1 : {0, 1, 20, 499, 500, 1500}) {
+    for (size_t cut2 = cut1; cut2 <= 1500; cut2 += 301) {
+      const std::span<const uint8_t> pieces[] = {
+          all.first(cut1), all.subspan(cut1, cut2 - cut1), all.subspan(cut2)};
+      EXPECT_EQ(ChecksumPieces(pieces, 0x8000), Checksum(all, 0x8000))
+          << cut1 << " " << cut2;
+      EXPECT_EQ(ChecksumPieces(std::span(pieces).first(1), 3),
+                Checksum(all.first(cut1), 3));
+    }
+  }
 }
 
 TEST(ChecksumTest, EmptyReturnsInitial) {

@@ -111,6 +111,7 @@ const Selection& ProcessSelection() {
 void Install(const Selection& s) {
   internal::active_sum.store(s.sum, std::memory_order_relaxed);
   internal::active_copy_sum.store(s.copy_sum, std::memory_order_relaxed);
+  internal::active_sum_pieces.store(s.sum_pieces, std::memory_order_relaxed);
 }
 
 uint16_t ResolveSum(const uint8_t* data, size_t len, uint16_t initial) {
@@ -126,12 +127,20 @@ uint16_t ResolveCopySum(uint8_t* dst, const uint8_t* src, size_t len,
   return s.copy_sum(dst, src, len, initial);
 }
 
+uint16_t ResolveSumPieces(const std::span<const uint8_t>* pieces, size_t count,
+                          uint16_t initial) {
+  const Selection& s = ProcessSelection();
+  Install(s);
+  return s.sum_pieces(pieces, count, initial);
+}
+
 }  // namespace
 
 namespace internal {
 
 constinit std::atomic<SumFn> active_sum{&ResolveSum};
 constinit std::atomic<CopySumFn> active_copy_sum{&ResolveCopySum};
+constinit std::atomic<SumPiecesFn> active_sum_pieces{&ResolveSumPieces};
 
 }  // namespace internal
 
@@ -185,6 +194,7 @@ absl::StatusOr<Selection> internal::SelectFrom(
   s.name = table[chosen].name;
   s.sum = table[chosen].sum;
   s.copy_sum = table[chosen].copy_sum;
+  s.sum_pieces = table[chosen].sum_pieces;
   s.implementations[chosen].chosen = true;
   return s;
 }

@@ -29,6 +29,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -68,6 +69,9 @@ struct Selection {
   // copy_sum is the chosen fused copy and checksum (see CopyAndChecksum).
   uint16_t (*copy_sum)(uint8_t* dst, const uint8_t* src, size_t len,
                        uint16_t initial) = nullptr;
+  // sum_pieces is the chosen sum of a list of pieces (see ChecksumPieces).
+  uint16_t (*sum_pieces)(const std::span<const uint8_t>* pieces, size_t count,
+                         uint16_t initial) = nullptr;
   // implementations lists every implementation built in, in table order
   // (portable first).
   std::vector<ImplementationInfo> implementations;

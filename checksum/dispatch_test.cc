@@ -16,6 +16,7 @@
 #include <chrono>
 #include <cstdint>
 #include <cstdlib>
+#include <span>
 #include <string>
 #include <thread>
 #include <vector>
@@ -49,6 +50,7 @@ TEST(SelectTest, ForcedChoiceIsHonouredForEverySupportedImplementation) {
     EXPECT_TRUE(s->forced);
     EXPECT_EQ(s->sum, impl.sum);
     EXPECT_EQ(s->copy_sum, impl.copy_sum);
+    EXPECT_EQ(s->sum_pieces, impl.sum_pieces);
     EXPECT_TRUE(s->error.empty());
     int chosen = 0;
     for (const ImplementationInfo& info : s->implementations) {
@@ -86,12 +88,15 @@ uint16_t MustNotRun(const uint8_t*, size_t, uint16_t) { std::abort(); }
 uint16_t MustNotRunCopy(uint8_t*, const uint8_t*, size_t, uint16_t) {
   std::abort();
 }
+uint16_t MustNotRunPieces(const std::span<const uint8_t>*, size_t, uint16_t) {
+  std::abort();
+}
 
 std::vector<Implementation> TableWithUnsupportedEntry() {
   std::vector<Implementation> table(CompiledImplementations().begin(),
                                     CompiledImplementations().end());
-  table.push_back(
-      {"fake_unsupported", NeverSupported, MustNotRun, MustNotRunCopy});
+  table.push_back({"fake_unsupported", NeverSupported, MustNotRun,
+                   MustNotRunCopy, MustNotRunPieces});
   return table;
 }
 
@@ -172,6 +177,12 @@ TEST(ReportTest, ProcessChoiceIsSupportedAndChecksumCallsIt) {
             internal::ReferenceSum(data.data(), data.size(), 7));
   EXPECT_EQ(copy, data);
   EXPECT_EQ(internal::active_copy_sum.load(), s.copy_sum);
+  const std::span<const uint8_t> pieces[] = {
+      std::span<const uint8_t>(data).first(501),
+      std::span<const uint8_t>(data).subspan(501)};
+  EXPECT_EQ(ChecksumPieces(pieces, 9),
+            internal::ReferenceSum(data.data(), data.size(), 9));
+  EXPECT_EQ(internal::active_sum_pieces.load(), s.sum_pieces);
 }
 
 TEST(ReportTest, FormatListsEveryImplementationAndMarksTheChosenOne) {

@@ -47,6 +47,9 @@ extern std::atomic<SumFn> active_sum;
 // active_copy_sum is the CopySumFn in use.
 extern std::atomic<CopySumFn> active_copy_sum;
 
+// active_sum_pieces is the SumPiecesFn in use.
+extern std::atomic<SumPiecesFn> active_sum_pieces;
+
 // CallActiveSum calls the SumFn in use.
 inline uint16_t CallActiveSum(const uint8_t* data, size_t len,
                               uint16_t initial) {
@@ -58,6 +61,13 @@ inline uint16_t CallActiveCopySum(uint8_t* dst, const uint8_t* src, size_t len,
                                   uint16_t initial) {
   return active_copy_sum.load(std::memory_order_relaxed)(dst, src, len,
                                                          initial);
+}
+
+// CallActiveSumPieces calls the SumPiecesFn in use.
+inline uint16_t CallActiveSumPieces(const std::span<const uint8_t>* pieces,
+                                    size_t count, uint16_t initial) {
+  return active_sum_pieces.load(std::memory_order_relaxed)(pieces, count,
+                                                           initial);
 }
 
 }  // namespace ipsum::checksum::internal

@@ -20,6 +20,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <span>
 
 #include "checksum/internal/native_sum.h"
 
@@ -40,17 +41,22 @@ uint16x8_t Load(const uint8_t* p) { return vreinterpretq_u16_u8(vld1q_u8(p)); }
 
 void Store(uint8_t* p, uint16x8_t x) { vst1q_u8(p, vreinterpretq_u8_u16(x)); }
 
+// WideNative returns the 64-bit lanes `wide` as a native accumulator.
+uint64_t WideNative(uint64x2_t wide) {
+  return AddEndAround(vgetq_lane_u64(wide, 0), vgetq_lane_u64(wide, 1));
+}
+
 // Finish returns the SumFn result from the 64-bit lanes `wide` and a native
 // accumulator `tail` of the remaining bytes.
 uint16_t Finish(uint64x2_t wide, uint64_t tail, uint16_t initial) {
-  uint64_t acc = AddEndAround(vgetq_lane_u64(wide, 0), vgetq_lane_u64(wide, 1));
-  return FinishAccumulator(AddEndAround(acc, tail), initial);
+  return FinishAccumulator(AddEndAround(WideNative(wide), tail), initial);
 }
 
-uint16_t NeonSum(const uint8_t* data, size_t len, uint16_t initial) {
-  if (len < kShort)
-    return FinishAccumulator(SumShortNative(data, len), initial);
-  uint64x2_t wide = vdupq_n_u64(0);
+// AddVectors adds the whole 16-byte vectors at the start of data[0, len),
+// positions counted from `data`, to the exact 64-bit lanes `wide`, and
+// returns how many bytes that was (len rounded down to a multiple of 16).
+size_t AddVectors(const uint8_t* data, size_t len, uint64x2_t& wide) {
+  const size_t done = len & ~size_t{15};
   while (len >= 64) {
     size_t n = len / 64;
     if (n > kFlush) n = kFlush;
@@ -70,7 +76,38 @@ uint16_t NeonSum(const uint8_t* data, size_t len, uint16_t initial) {
   uint32x4_t a = vdupq_n_u32(0);
   for (; len >= 16; len -= 16, data += 16) a = vpadalq_u16(a, Load(data));
   wide = vpadalq_u32(wide, a);
-  return Finish(wide, SumShortNative(data, len), initial);
+  return done;
+}
+
+uint16_t NeonSum(const uint8_t* data, size_t len, uint16_t initial) {
+  if (len < kShort)
+    return FinishAccumulator(SumShortNative(data, len), initial);
+  uint64x2_t wide = vdupq_n_u64(0);
+  const size_t done = AddVectors(data, len, wide);
+  return Finish(wide, SumShortNative(data + done, len - done), initial);
+}
+
+uint16_t NeonSumPieces(const std::span<const uint8_t>* pieces, size_t count,
+                       uint16_t initial) {
+  // wide[k] sums the vectors of the pieces that start at a stream offset of
+  // parity k (exact 64-bit lanes: they cannot overflow), `acc` the scalar
+  // parts (short pieces, tails), each placed by its parity (PlaceNative).
+  // Both are reduced once, at the end.
+  uint64x2_t wide[2] = {vdupq_n_u64(0), vdupq_n_u64(0)};
+  uint64_t acc = 0;
+  size_t odd = 0;
+  for (size_t i = 0; i < count; ++i) {
+    const uint8_t* const p = pieces[i].data();
+    const size_t len = pieces[i].size();
+    // A multiple of 16 bytes: the tail has the piece's parity.
+    const size_t done = len >= kShort ? AddVectors(p, len, wide[odd & 1]) : 0;
+    acc = AddEndAround(acc,
+                       PlaceNative(SumShortNative(p + done, len - done), odd));
+    odd ^= len;
+  }
+  acc = AddEndAround(acc, WideNative(wide[0]));
+  acc = AddEndAround(acc, PlaceNative(WideNative(wide[1]), 1));
+  return FinishAccumulator(acc, initial);
 }
 
 uint16_t NeonCopySum(uint8_t* dst, const uint8_t* src, size_t len,
@@ -116,7 +153,7 @@ bool NeonSupported() { return (getauxval(AT_HWCAP) & HWCAP_ASIMD) != 0; }
 }  // namespace
 
 constexpr Implementation kArm64Neon = {"arm64_neon", NeonSupported, NeonSum,
-                                       NeonCopySum};
+                                       NeonCopySum, NeonSumPieces};
 
 }  // namespace ipsum::checksum::internal
 

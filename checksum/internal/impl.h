@@ -26,6 +26,16 @@ using SumFn = uint16_t (*)(const uint8_t* data, size_t len, uint16_t initial);
 using CopySumFn = uint16_t (*)(uint8_t* dst, const uint8_t* src, size_t len,
                                uint16_t initial);
 
+// SumPiecesFn returns the SumFn result for the concatenation of
+// pieces[0, count): the bytes of pieces[0], then of pieces[1], ... (each of
+// any length, empty included, and any alignment), added to `initial`. A
+// piece that starts at an odd position of the concatenation has its bytes in
+// the other halves of the 16-bit words (RFC 1071 section 2(B)); an
+// implementation keeps its accumulators across pieces and reduces them once.
+// `pieces` may be null when `count` is 0.
+using SumPiecesFn = uint16_t (*)(const std::span<const uint8_t>* pieces,
+                                 size_t count, uint16_t initial);
+
 // Implementation describes one implementation built into this binary.
 struct Implementation {
   // name is stable and unique: "portable", "x86_adx", "x86_avx2", ...
@@ -35,6 +45,7 @@ struct Implementation {
   bool (*supported)();
   SumFn sum;
   CopySumFn copy_sum;
+  SumPiecesFn sum_pieces;
 };
 
 // CompiledImplementations returns every implementation built into this
@@ -47,6 +58,10 @@ uint16_t PortableSum(const uint8_t* data, size_t len, uint16_t initial);
 // PortableCopySum is the portable fused copy and checksum.
 uint16_t PortableCopySum(uint8_t* dst, const uint8_t* src, size_t len,
                          uint16_t initial);
+
+// PortableSumPieces is the portable SumPiecesFn.
+uint16_t PortableSumPieces(const std::span<const uint8_t>* pieces, size_t count,
+                           uint16_t initial);
 
 }  // namespace ipsum::checksum::internal
 

@@ -24,9 +24,11 @@
 #ifndef IPSUM_CHECKSUM_INTERNAL_NATIVE_SUM_H_
 #define IPSUM_CHECKSUM_INTERNAL_NATIVE_SUM_H_
 
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <span>
 
 #include "checksum/endian.h"
 
@@ -87,6 +89,17 @@ IPSUM_KERNEL_INLINE constexpr uint16_t FoldNative(uint64_t acc) {
 // (RFC 1071 section 2(B)).
 IPSUM_KERNEL_INLINE constexpr uint16_t SwapIfOdd(uint16_t sum, size_t offset) {
   return (offset & 1) ? SwapBytes16(sum) : sum;
+}
+
+// PlaceNative returns the native accumulator `acc` of a part, its positions
+// counted from the part's start, as seen from a whole in which the part
+// starts at an offset whose parity is `odd & 1`: rotated left by 8 bits when
+// odd. A rotation of a 64-bit end-around sum multiplies it by 2^8 modulo
+// 2^64 - 1, hence modulo 0xffff, and that byte-swaps its fold (RFC 1071
+// section 2(B)): the accumulator form of SwapIfOdd, with no fold. Zero only
+// if `acc` is.
+IPSUM_KERNEL_INLINE constexpr uint64_t PlaceNative(uint64_t acc, size_t odd) {
+  return std::rotl(acc, 8 * static_cast<int>(odd & 1));
 }
 
 // AddFolded returns the one's-complement sum of two folded 16-bit sums; 0
@@ -186,6 +199,24 @@ IPSUM_KERNEL_INLINE uint64_t SumShortNative(const uint8_t* p, size_t len) {
     return uint64_t{LoadNative16(p)} + third;
   }
   return len == 1 ? uint64_t{p[0]} << odd_shift : 0;
+}
+
+// SumPiecesScalar is a SumPiecesFn (impl.h) built on `kPieceNative`, which
+// returns a native accumulator of p[0, len), positions counted from p: the
+// accumulators of the pieces are placed by the parity of their offsets
+// (PlaceNative) and added into one, which is folded and swapped once.
+template <uint64_t (*kPieceNative)(const uint8_t* p, size_t len)>
+IPSUM_KERNEL_INLINE uint16_t SumPiecesScalar(
+    const std::span<const uint8_t>* pieces, size_t count, uint16_t initial) {
+  uint64_t acc = 0;
+  size_t odd = 0;
+  for (size_t i = 0; i < count; ++i) {
+    const size_t len = pieces[i].size();
+    acc = AddEndAround(acc,
+                       PlaceNative(kPieceNative(pieces[i].data(), len), odd));
+    odd ^= len;
+  }
+  return FinishAccumulator(acc, initial);
 }
 
 // CopyShortNative copies src[0, len) to dst and returns a native accumulator

@@ -157,11 +157,18 @@ inline uint64_t SumTail(uint8_t* dst, const uint8_t* src, size_t n) {
   return s;
 }
 
-// Sum is PortableSum, and PortableCopySum when `kCopy` (then each byte is
-// stored to `dst` once, right after it is loaded; otherwise `dst` is unused
-// and may be null).
+// HostSum is a host-order 64-bit one's-complement sum and whether its fold
+// must be byte-swapped to read as big-endian words (Finish's `swap`).
+struct HostSum {
+  uint64_t sum;
+  bool swap;
+};
+
+// SumHost is the arithmetic of PortableSum, and of PortableCopySum when
+// `kCopy` (then each byte is stored to `dst` once, right after it is loaded;
+// otherwise `dst` is unused and may be null), before Finish.
 template <bool kCopy>
-uint16_t Sum(uint8_t* dst, const uint8_t* src, size_t len, uint16_t initial) {
+HostSum SumHost(uint8_t* dst, const uint8_t* src, size_t len) {
   uint64_t s0 = 0, s1 = 0, c0 = 0, c1 = 0;
 
   if (len < 64) {
@@ -175,7 +182,7 @@ uint16_t Sum(uint8_t* dst, const uint8_t* src, size_t len, uint16_t initial) {
       c0 += s0 < w;
     }
     s1 = SumTail<kCopy>(dst, src, len);
-    return Finish(OnesAdd64(OnesAdd64(s0, s1), c0), initial, !kHostIsBigEndian);
+    return {OnesAdd64(OnesAdd64(s0, s1), c0), !kHostIsBigEndian};
   }
 
   // Alignment prologue: take 1, 2 and 4 bytes as the address asks until it
@@ -235,7 +242,14 @@ uint16_t Sum(uint8_t* dst, const uint8_t* src, size_t len, uint16_t initial) {
   const uint64_t sum = OnesAdd64(OnesAdd64(s0, s1), c0 + c1);
   // Big-endian host: bytes at even addresses are high bytes, which is right
   // when the buffer starts at an even address. Little-endian: the reverse.
-  return Finish(sum, initial, odd_start != !kHostIsBigEndian);
+  return {sum, odd_start != !kHostIsBigEndian};
+}
+
+// Sum is PortableSum, and PortableCopySum when `kCopy`.
+template <bool kCopy>
+uint16_t Sum(uint8_t* dst, const uint8_t* src, size_t len, uint16_t initial) {
+  const HostSum s = SumHost<kCopy>(dst, src, len);
+  return Finish(s.sum, initial, s.swap);
 }
 
 bool AlwaysSupported() { return true; }
@@ -251,11 +265,33 @@ uint16_t PortableCopySum(uint8_t* dst, const uint8_t* src, size_t len,
   return Sum<true>(dst, src, len, initial);
 }
 
+uint16_t PortableSumPieces(const std::span<const uint8_t>* pieces, size_t count,
+                           uint16_t initial) {
+  // One host-order sum for the whole stream, in the positions of the first
+  // byte (no swap: the big-endian reading on a big-endian host). A piece's
+  // SumHost has the positions its `swap` says; it is rotated by 8 bits
+  // (which multiplies it by 2^8 modulo 2^64 - 1, so byte-swaps its fold,
+  // RFC 1071 section 2(B)) when those disagree with the stream's, counting
+  // the parity of the piece's offset in the stream.
+  uint64_t acc = 0;
+  size_t odd = 0;
+  for (size_t i = 0; i < count; ++i) {
+    const size_t len = pieces[i].size();
+    const HostSum s = SumHost<false>(nullptr, pieces[i].data(), len);
+    const bool rotate =
+        (s.swap != !kHostIsBigEndian) != static_cast<bool>(odd & 1);
+    acc = OnesAdd64(acc, rotate ? std::rotl(s.sum, 8) : s.sum);
+    odd ^= len;
+  }
+  return Finish(acc, initial, !kHostIsBigEndian);
+}
+
 constinit const Implementation kPortable = {
     .name = "portable",
     .supported = AlwaysSupported,
     .sum = PortableSum,
     .copy_sum = PortableCopySum,
+    .sum_pieces = PortableSumPieces,
 };
 
 }  // namespace ipsum::checksum::internal

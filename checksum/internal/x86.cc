@@ -23,11 +23,11 @@ bool Sse2Supported() { return true; }
 }  // namespace
 
 constexpr Implementation kX86Adx = {"x86_adx", AdxSupported, X86AdxSum,
-                                    X86AdxCopySum};
+                                    X86AdxCopySum, X86AdxSumPieces};
 constexpr Implementation kX86Avx2 = {"x86_avx2", Avx2Supported, X86Avx2Sum,
-                                     X86Avx2CopySum};
+                                     X86Avx2CopySum, X86Avx2SumPieces};
 constexpr Implementation kX86Sse2 = {"x86_sse2", Sse2Supported, X86Sse2Sum,
-                                     X86Sse2CopySum};
+                                     X86Sse2CopySum, X86Sse2SumPieces};
 
 }  // namespace ipsum::checksum::internal
 

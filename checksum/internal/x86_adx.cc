@@ -105,17 +105,28 @@ uint64_t CopySumBlocks(uint8_t* dst, const uint8_t* src, size_t blocks) {
   return AddEndAround(a, b);
 }
 
-}  // namespace
-
-uint16_t X86AdxSum(const uint8_t* data, size_t len, uint16_t initial) {
+// SumNative returns a native accumulator of data[0, len).
+uint64_t SumNative(const uint8_t* data, size_t len) {
   uint64_t acc = 0;
   if (len >= kBlock) {
     acc = SumBlocks(data, len / kBlock);
     data += len & ~(kBlock - 1);
     len &= kBlock - 1;
   }
-  acc = AddEndAround(acc, SumShortNative(data, len));
-  return FinishAccumulator(acc, initial);
+  return AddEndAround(acc, SumShortNative(data, len));
+}
+
+}  // namespace
+
+uint16_t X86AdxSum(const uint8_t* data, size_t len, uint16_t initial) {
+  return FinishAccumulator(SumNative(data, len), initial);
+}
+
+uint16_t X86AdxSumPieces(const std::span<const uint8_t>* pieces, size_t count,
+                         uint16_t initial) {
+  // The accumulator is one 64-bit register: a piece costs its blocks, its
+  // short tail and a rotate, never a fold.
+  return SumPiecesScalar<SumNative>(pieces, count, initial);
 }
 
 uint16_t X86AdxCopySum(uint8_t* dst, const uint8_t* src, size_t len,

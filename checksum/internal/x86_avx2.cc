@@ -155,8 +155,10 @@ void SumBlocks(const uint8_t*& p, size_t blocks, Lanes& s0, Lanes& s1,
       : "cc", "memory");
 }
 
-// SumBody returns the folded native sum of p[0, len), 64 <= len <= kChunk.
-uint16_t SumBody(const uint8_t* p, size_t len) {
+// AddBody adds p[0, len), 64 <= len <= kChunk, positions counted from p,
+// to `out`, except a last odd byte, whose native accumulator it returns (0
+// for an even len).
+uint64_t AddBody(const uint8_t* p, size_t len, Lanes& out) {
   Lanes s0, s1, s2, s3;
   if (len >= 128) {
     SumBlocks(p, len / 128, s0, s1, s2, s3);
@@ -170,12 +172,20 @@ uint16_t SumBody(const uint8_t* p, size_t len) {
   s0.Merge(s1);
   s2.Merge(s3);
   s0.Merge(s2);
-  return FoldNative(s0.Native() + OddTail(p, len));
+  out.Merge(s0);
+  return OddTail(p, len);
 }
 
-// SumSmall is SumBody for 64 <= len < kAlignFrom: one pair of accumulators,
+// SumBody returns the folded native sum of p[0, len), 64 <= len <= kChunk.
+uint16_t SumBody(const uint8_t* p, size_t len) {
+  Lanes s;
+  const uint64_t odd_tail = AddBody(p, len, s);
+  return FoldNative(s.Native() + odd_tail);
+}
+
+// AddSmall is AddBody for 64 <= len < kAlignFrom: one pair of accumulators,
 // so less to set up and merge.
-uint16_t SumSmall(const uint8_t* p, size_t len) {
+uint64_t AddSmall(const uint8_t* p, size_t len, Lanes& out) {
   Lanes s0, s1;
   for (; len >= 64; len -= 64, p += 64) {
     s0.Add(Load(p));
@@ -188,7 +198,15 @@ uint16_t SumSmall(const uint8_t* p, size_t len) {
   }
   if (len > 1) s1.Add(TailVector(p, len & ~size_t{1}));
   s0.Merge(s1);
-  return FoldNative(s0.Native() + OddTail(p, len));
+  out.Merge(s0);
+  return OddTail(p, len);
+}
+
+// SumSmall is SumBody for 64 <= len < kAlignFrom (AddSmall).
+uint16_t SumSmall(const uint8_t* p, size_t len) {
+  Lanes s;
+  const uint64_t odd_tail = AddSmall(p, len, s);
+  return FoldNative(s.Native() + odd_tail);
 }
 
 // CopySumBlocks is SumBlocks that also stores each block to dst, advancing
@@ -310,6 +328,54 @@ uint16_t X86Avx2Sum(const uint8_t* data, size_t len, uint16_t initial) {
     off += n;
   }
   return FinishNative(total, initial);
+}
+
+uint16_t X86Avx2SumPieces(const std::span<const uint8_t>* pieces, size_t count,
+                          uint16_t initial) {
+  // As X86Sse2SumPieces: lanes[k] sums the vector parts that start at a
+  // stream offset of parity k, across pieces; `acc` the scalar parts, each
+  // placed by its parity. The lanes are reduced once at the end, or when
+  // they hold kChunk bytes.
+  Lanes lanes[2];
+  size_t in_lanes = 0;
+  uint64_t acc = 0;
+  auto flush = [&] {
+    acc = AddEndAround(acc, lanes[0].Native());
+    acc = AddEndAround(acc, PlaceNative(lanes[1].Native(), 1));
+    lanes[0] = Lanes();
+    lanes[1] = Lanes();
+    in_lanes = 0;
+  };
+  size_t odd = 0;
+  for (size_t i = 0; i < count; ++i) {
+    const uint8_t* const p = pieces[i].data();
+    const size_t len = pieces[i].size();
+    if (len < kShort) {
+      acc = AddEndAround(acc, PlaceNative(SumShortNative(p, len), odd));
+    } else if (len < kAlignFrom) {
+      if (in_lanes + len > kChunk) flush();
+      in_lanes += len;
+      const size_t at = odd & 1;
+      acc = AddEndAround(acc, PlaceNative(AddSmall(p, len, lanes[at]), at));
+    } else {
+      size_t off = HeadLength(p);
+      if (off != 0) {
+        acc = AddEndAround(acc, PlaceNative(SumShortNative(p, off), odd));
+      }
+      while (off < len) {
+        const size_t n = len - off < kChunk ? len - off : kChunk;
+        if (in_lanes + n > kChunk) flush();
+        in_lanes += n;
+        const size_t at = (odd ^ off) & 1;
+        acc =
+            AddEndAround(acc, PlaceNative(AddBody(p + off, n, lanes[at]), at));
+        off += n;
+      }
+    }
+    odd ^= len;
+  }
+  flush();
+  return FinishAccumulator(acc, initial);
 }
 
 uint16_t X86Avx2CopySum(uint8_t* dst, const uint8_t* src, size_t len,

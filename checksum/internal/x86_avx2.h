@@ -11,6 +11,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <span>
 
 namespace ipsum::checksum::internal {
 
@@ -21,6 +22,10 @@ uint16_t X86Avx2Sum(const uint8_t* data, size_t len, uint16_t initial);
 // X86Avx2CopySum is a CopySumFn (impl.h).
 uint16_t X86Avx2CopySum(uint8_t* dst, const uint8_t* src, size_t len,
                         uint16_t initial);
+
+// X86Avx2SumPieces is a SumPiecesFn (impl.h).
+uint16_t X86Avx2SumPieces(const std::span<const uint8_t>* pieces, size_t count,
+                          uint16_t initial);
 #endif
 
 }  // namespace ipsum::checksum::internal

@@ -107,8 +107,10 @@ uint64_t OddTail(const uint8_t* p, size_t len) {
   return (len & 1) ? uint64_t{p[len - 1]} : 0;  // A low byte (little-endian).
 }
 
-// SumBody returns the folded native sum of p[0, len), len <= kChunk.
-uint16_t SumBody(const uint8_t* p, size_t len) {
+// AddBody adds p[0, len), len <= kChunk, positions counted from p, to
+// `out`, except a last odd byte, whose native accumulator it returns (0 for
+// an even len). At least 16 bytes before p + len must be readable.
+uint64_t AddBody(const uint8_t* p, size_t len, Lanes& out) {
   Lanes s0, s1, s2, s3;
   for (; len >= 64; len -= 64, p += 64) {
     s0.Add(Load(p));
@@ -124,7 +126,15 @@ uint16_t SumBody(const uint8_t* p, size_t len) {
   s0.Merge(s1);
   s2.Merge(s3);
   s0.Merge(s2);
-  return FoldNative(s0.Native() + OddTail(p, len));
+  out.Merge(s0);
+  return OddTail(p, len);
+}
+
+// SumBody returns the folded native sum of p[0, len), len <= kChunk.
+uint16_t SumBody(const uint8_t* p, size_t len) {
+  Lanes s;
+  const uint64_t odd_tail = AddBody(p, len, s);
+  return FoldNative(s.Native() + odd_tail);
 }
 
 // CopyBody copies src[0, len) to dst and returns their folded native sum,
@@ -186,6 +196,49 @@ uint16_t X86Sse2Sum(const uint8_t* data, size_t len, uint16_t initial) {
     off += n;
   }
   return FinishNative(total, initial);
+}
+
+uint16_t X86Sse2SumPieces(const std::span<const uint8_t>* pieces, size_t count,
+                          uint16_t initial) {
+  // lanes[k] sums the vector parts that start at a stream offset of parity
+  // k, across pieces; `acc` the scalar parts (short pieces, heads, odd last
+  // bytes), each placed by its parity (PlaceNative). The lanes are reduced
+  // once at the end, or when they hold kChunk bytes (Flush).
+  Lanes lanes[2];
+  size_t in_lanes = 0;
+  uint64_t acc = 0;
+  auto flush = [&] {
+    acc = AddEndAround(acc, lanes[0].Native());
+    acc = AddEndAround(acc, PlaceNative(lanes[1].Native(), 1));
+    lanes[0] = Lanes();
+    lanes[1] = Lanes();
+    in_lanes = 0;
+  };
+  size_t odd = 0;
+  for (size_t i = 0; i < count; ++i) {
+    const uint8_t* const p = pieces[i].data();
+    const size_t len = pieces[i].size();
+    if (len < kShort) {
+      acc = AddEndAround(acc, PlaceNative(SumShortNative(p, len), odd));
+    } else {
+      size_t off = 0;
+      if (len >= kAlignFrom && (off = HeadLength(p)) != 0) {
+        acc = AddEndAround(acc, PlaceNative(SumShortNative(p, off), odd));
+      }
+      while (off < len) {
+        const size_t n = len - off < kChunk ? len - off : kChunk;
+        if (in_lanes + n > kChunk) flush();
+        in_lanes += n;
+        const size_t at = (odd ^ off) & 1;
+        acc =
+            AddEndAround(acc, PlaceNative(AddBody(p + off, n, lanes[at]), at));
+        off += n;
+      }
+    }
+    odd ^= len;
+  }
+  flush();
+  return FinishAccumulator(acc, initial);
 }
 
 uint16_t X86Sse2CopySum(uint8_t* dst, const uint8_t* src, size_t len,
