@@ -434,12 +434,11 @@ class Buffer {
   // complemented) of bytes [offset, offset + length) added to `initial`, or
   // nullopt if the range is not inside the buffer (std::optional rather
   // than an error enum: "out of range" is the only failure, and the data
-  // path must not allocate a Status). Each contiguous piece is summed by
-  // one checksum::Checksum call: a piece at an even position of the range
-  // continues the running sum, one at an odd position is joined with
-  // checksum::CombineAt (byte-swapped), so views of any length and alignment
-  // give the sum of the concatenated bytes. O(views) plus the sums, no
-  // copy, no allocation.
+  // path must not allocate a Status). The contiguous pieces are summed
+  // together by checksum::ChecksumPieces, up to 16 per call (batches are
+  // joined with checksum::CombineAt), so views of any length and alignment
+  // give the sum of the concatenated bytes at little more than the cost of
+  // one contiguous sum. O(views) plus the sums, no copy, no allocation.
   std::optional<uint16_t> Checksum(size_t offset, size_t length,
                                    uint16_t initial = 0) const;
 

@@ -183,6 +183,27 @@ TEST(BufferTest, ChecksumOfSeventeenViewsOfLargePayload) {
   }
 }
 
+TEST(BufferTest, ChecksumOverMoreViewsThanOneBatchMatchesReference) {
+  // 53 views, odd and even lengths: more than three batches of pieces, and
+  // batches that start at odd positions of the range.
+  std::mt19937_64 rng(3);
+  std::vector<size_t> lengths;
+  size_t total = 0;
+  for (size_t i = 0; i < 53; ++i) {
+    lengths.push_back(1 + (i * 7 + 3) % 97);
+    total += lengths.back();
+  }
+  Bytes bytes = RandomBytes(rng, total);
+  Buffer buf = Chained(bytes, lengths);
+  ASSERT_EQ(buf.view_count(), 53u);
+  for (size_t off = 0; off < 40; ++off) {
+    for (size_t len : {size_t{0}, size_t{1}, size_t{333}, total - off}) {
+      ASSERT_EQ(buf.Checksum(off, len, 0x8001), RefSum(bytes, off, len, 0x8001))
+          << off << "+" << len;
+    }
+  }
+}
+
 TEST(BufferTest, OutOfRangeIsAnErrorAndChangesNothing) {
   Bytes bytes = {1, 2, 3, 4, 5, 6};
   Buffer buf = Chained(bytes, {2, 4});
