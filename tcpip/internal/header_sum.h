@@ -8,19 +8,21 @@
 //
 // The arithmetic is RFC 1071's: big-endian 16-bit words (an odd last byte
 // padded with zero) added with end-around carry. Here they are added as
-// 32-bit words into a 64-bit accumulator, which is exact for any length
-// below 2^32 words, and folded at the end; 2^16 == 1 (mod 0xffff), so the
-// fold gives the 16-bit sum. The result equals checksum::Checksum's for
-// the same bytes and initial value, 0x0000 only when they are all zero
-// (checksum.h's contract), which header_sum_test checks.
+// wider words (32-bit big-endian into a 64-bit accumulator, or 64-bit in
+// host order with end-around carry) and folded at the end; 2^16 == 1
+// (mod 0xffff), so the fold gives the 16-bit sum. The result equals
+// checksum::Checksum's for the same bytes and initial value, 0x0000 only when
+// they are all zero (checksum.h's contract), which header_sum_test checks.
 //
 // Not API: only //tcpip's own sources include it.
 
 #ifndef IPSUM_TCPIP_INTERNAL_HEADER_SUM_H_
 #define IPSUM_TCPIP_INTERNAL_HEADER_SUM_H_
 
+#include <bit>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <span>
 
 #include "checksum/endian.h"
@@ -54,9 +56,52 @@ inline uint16_t Fold(uint64_t acc) {
 }
 
 // HeaderSum returns checksum::Checksum(bytes, initial), computed inline.
+//
+// The words are added as the host loads them, 8 bytes at a time with
+// end-around carry, and the folded sum is byte-swapped once on a
+// little-endian host: RFC 1071 section 2(B), the sum is byte-order
+// independent. (AddWords' big-endian loads cost a swap per word.)
 inline uint16_t HeaderSum(std::span<const uint8_t> bytes,
                           uint16_t initial = 0) {
-  return Fold(AddWords(bytes, initial));
+  constexpr bool kLittle = std::endian::native == std::endian::little;
+  const uint8_t* p = bytes.data();
+  size_t n = bytes.size();
+  // In host order: `initial` and each 16-bit word as loaded. Any load of
+  // an even number of bytes from an even offset holds whole words, and
+  // 2^16 == 1 (mod 0xffff) whatever their place in it.
+  uint64_t acc = kLittle ? ByteSwap16(initial) : initial;
+  auto add = [&acc](uint64_t w) {
+    acc += w;
+    acc += acc < w;  // End-around carry: the sum mod 2^64 - 1.
+  };
+  for (; n >= 8; p += 8, n -= 8) {
+    uint64_t w;
+    std::memcpy(&w, p, 8);
+    add(w);
+  }
+  if (n >= 4) {
+    uint32_t w;
+    std::memcpy(&w, p, 4);
+    add(w);
+    p += 4;
+    n -= 4;
+  }
+  if (n >= 2) {
+    uint16_t w;
+    std::memcpy(&w, p, 2);
+    add(w);
+    p += 2;
+    n -= 2;
+  }
+  if (n != 0) {
+    // An odd last byte is the high half of a word padded with zero.
+    const uint8_t last[2] = {p[0], 0};
+    uint16_t w;
+    std::memcpy(&w, last, 2);
+    add(w);
+  }
+  const uint16_t folded = Fold(acc);
+  return kLittle ? ByteSwap16(folded) : folded;
 }
 
 // PseudoSum returns header::PseudoHeaderSum for IPv4 (RFC 9293

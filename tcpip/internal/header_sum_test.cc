@@ -31,6 +31,14 @@ TEST(HeaderSumTest, EqualsChecksumForEveryLengthAndInitialValue) {
         EXPECT_EQ(HeaderSum(b, initial), checksum::Checksum(b, initial))
             << n << " " << round << " " << initial;
       }
+      // Every start alignment: the same bytes at 0..7 bytes into a buffer.
+      for (size_t shift = 1; shift < 8; ++shift) {
+        std::vector<uint8_t> moved(shift + n);
+        std::copy(b.begin(), b.end(), moved.begin() + shift);
+        std::span<const uint8_t> view = std::span(moved).subspan(shift);
+        EXPECT_EQ(HeaderSum(view, 0x1234), checksum::Checksum(b, 0x1234))
+            << n << " " << round << " " << shift;
+      }
     }
   }
 }
