@@ -59,7 +59,9 @@ class Machine {
   void Run() {
     while (!in_.empty()) {
       Step();
-      for (size_t i = 0; i < kSlots; ++i) CheckSlot(i);
+      // Every slot's bytes (a write leaking into a clone shows anywhere);
+      // the whole-buffer checksum of the slot the step worked on.
+      for (size_t i = 0; i < kSlots; ++i) CheckSlot(i, i == last_);
     }
   }
 
@@ -107,6 +109,7 @@ class Machine {
   void Step() {
     const uint8_t op = in_.U8();
     const size_t a = Slot();
+    last_ = a;
     Buffer& b = buf_[a];
     Bytes& m = model_[a];
     switch (op % 24) {
@@ -387,7 +390,7 @@ class Machine {
     }
   }
 
-  void CheckSlot(size_t i) {
+  void CheckSlot(size_t i, bool sum) {
     const Buffer& b = buf_[i];
     const Bytes& m = model_[i];
     IPSUM_FUZZ_CHECK(b.size() == m.size());
@@ -399,7 +402,9 @@ class Machine {
       total += v.size();
     }
     IPSUM_FUZZ_CHECK(total == m.size());
-    IPSUM_FUZZ_CHECK(b.ChecksumAll(0x1234) == RefSum(m, 0, m.size(), 0x1234));
+    if (sum) {
+      IPSUM_FUZZ_CHECK(b.ChecksumAll(0x1234) == RefSum(m, 0, m.size(), 0x1234));
+    }
     IPSUM_FUZZ_CHECK(!b.Checksum(m.size() + 1, 0).has_value());
     IPSUM_FUZZ_CHECK(!b.Checksum(1, SIZE_MAX).has_value());
   }
@@ -407,6 +412,8 @@ class Machine {
   fuzz::Reader& in_;
   std::array<Buffer, kSlots> buf_;
   std::array<Bytes, kSlots> model_;
+  // last_ is the slot the last step worked on.
+  size_t last_ = 0;
 };
 
 }  // namespace
