@@ -13,12 +13,16 @@
 // real headers: 1400/0, 40/0 (IPv6 or TCP), 8/4 (UDP header), 14/0, 14/4,
 // 14/3 (Ethernet header, aligned or not) and 7/1.
 //
+// BM_SumPieces/<implementation>/bytes:1500/pieces:<1, 3, 17> times the sum
+// of a list of pieces (ChecksumPieces), pieces:1 being the contiguous case.
+//
 //   bazel run -c opt //checksum:checksum_benchmark -- --benchmark_filter=Sum/
 
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <random>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -119,7 +123,47 @@ void BM_Memcpy(benchmark::State& state) {
   state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * len));
 }
 
+// BM_SumPieces times `sum_pieces` over `bytes` bytes held as `pieces`
+// pieces, each at the start of its own 64-byte aligned 4 KiB block (as
+// separate chunks of a buffer), every piece but the last of odd length.
+// pieces:1 is the contiguous sum through the same entry point.
+void BM_SumPieces(benchmark::State& state, bool (*supported)(),
+                  internal::SumPiecesFn sum_pieces) {
+  if (!supported()) {
+    state.SkipWithError("implementation not supported by this CPU");
+    return;
+  }
+  const auto bytes = static_cast<size_t>(state.range(0));
+  const auto count = static_cast<size_t>(state.range(1));
+  constexpr size_t kBlock = 4096;
+  Bytes src(count * kBlock + bytes);
+  std::vector<std::span<const uint8_t>> pieces;
+  const size_t each = (bytes / count) | 1;
+  for (size_t i = 0, at = 0; i < count; ++i) {
+    const size_t n = (i + 1 == count) ? bytes - at : each;
+    pieces.emplace_back(src.at(i * kBlock), n);
+    at += n;
+  }
+  for (auto _ : state) {
+    const std::span<const uint8_t>* p = pieces.data();
+    benchmark::DoNotOptimize(p);
+    benchmark::DoNotOptimize(sum_pieces(p, count, 0));
+  }
+  state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * bytes));
+}
+
 bool Always() { return true; }
+
+// PublicChecksumPieces is checksum::ChecksumPieces as a SumPiecesFn.
+uint16_t PublicChecksumPieces(const std::span<const uint8_t>* pieces,
+                              size_t count, uint16_t initial) {
+  return ChecksumPieces({pieces, count}, initial);
+}
+
+// PieceCounts registers 1500 bytes (an Ethernet MTU) as 1, 3 and 17 pieces.
+void PieceCounts(benchmark::internal::Benchmark* b) {
+  b->ArgsProduct({{1500}, {1, 3, 17}})->ArgNames({"bytes", "pieces"});
+}
 
 // PublicChecksum is checksum::Checksum as a SumFn.
 uint16_t PublicChecksum(const uint8_t* data, size_t len, uint16_t initial) {
@@ -147,6 +191,15 @@ const bool kRegistered = [] {
         ->Apply(Lengths);
   }
   benchmark::RegisterBenchmark("BM_Memcpy", BM_Memcpy)->Apply(Lengths);
+  for (const Implementation& impl : CompiledImplementations()) {
+    benchmark::RegisterBenchmark(
+        (std::string("BM_SumPieces/") + impl.name).c_str(), BM_SumPieces,
+        impl.supported, impl.sum_pieces)
+        ->Apply(PieceCounts);
+  }
+  benchmark::RegisterBenchmark("BM_SumPieces/ChecksumPieces", BM_SumPieces,
+                               Always, PublicChecksumPieces)
+      ->Apply(PieceCounts);
   return true;
 }();
 

@@ -55,7 +55,8 @@ uint16_t Finish(uint64x2_t wide, uint64_t tail, uint16_t initial) {
 // AddVectors adds the whole 16-byte vectors at the start of data[0, len),
 // positions counted from `data`, to the exact 64-bit lanes `wide`, and
 // returns how many bytes that was (len rounded down to a multiple of 16).
-size_t AddVectors(const uint8_t* data, size_t len, uint64x2_t& wide) {
+[[gnu::always_inline]] inline size_t AddVectors(const uint8_t* data, size_t len,
+                                                uint64x2_t& wide) {
   const size_t done = len & ~size_t{15};
   while (len >= 64) {
     size_t n = len / 64;

@@ -106,7 +106,8 @@ uint64_t CopySumBlocks(uint8_t* dst, const uint8_t* src, size_t blocks) {
 }
 
 // SumNative returns a native accumulator of data[0, len).
-uint64_t SumNative(const uint8_t* data, size_t len) {
+[[gnu::always_inline]] inline uint64_t SumNative(const uint8_t* data,
+                                                 size_t len) {
   uint64_t acc = 0;
   if (len >= kBlock) {
     acc = SumBlocks(data, len / kBlock);

@@ -158,7 +158,8 @@ void SumBlocks(const uint8_t*& p, size_t blocks, Lanes& s0, Lanes& s1,
 // AddBody adds p[0, len), 64 <= len <= kChunk, positions counted from p,
 // to `out`, except a last odd byte, whose native accumulator it returns (0
 // for an even len).
-uint64_t AddBody(const uint8_t* p, size_t len, Lanes& out) {
+[[gnu::always_inline]] inline uint64_t AddBody(const uint8_t* p, size_t len,
+                                               Lanes& out) {
   Lanes s0, s1, s2, s3;
   if (len >= 128) {
     SumBlocks(p, len / 128, s0, s1, s2, s3);
@@ -185,7 +186,8 @@ uint16_t SumBody(const uint8_t* p, size_t len) {
 
 // AddSmall is AddBody for 64 <= len < kAlignFrom: one pair of accumulators,
 // so less to set up and merge.
-uint64_t AddSmall(const uint8_t* p, size_t len, Lanes& out) {
+[[gnu::always_inline]] inline uint64_t AddSmall(const uint8_t* p, size_t len,
+                                                Lanes& out) {
   Lanes s0, s1;
   for (; len >= 64; len -= 64, p += 64) {
     s0.Add(Load(p));

@@ -110,7 +110,8 @@ uint64_t OddTail(const uint8_t* p, size_t len) {
 // AddBody adds p[0, len), len <= kChunk, positions counted from p, to
 // `out`, except a last odd byte, whose native accumulator it returns (0 for
 // an even len). At least 16 bytes before p + len must be readable.
-uint64_t AddBody(const uint8_t* p, size_t len, Lanes& out) {
+[[gnu::always_inline]] inline uint64_t AddBody(const uint8_t* p, size_t len,
+                                               Lanes& out) {
   Lanes s0, s1, s2, s3;
   for (; len >= 64; len -= 64, p += 64) {
     s0.Add(Load(p));
