@@ -10,6 +10,11 @@
 //   BM_Decode/<mode>           Receive (parse, validate, verify) with RX
 //                              offload NONE (software verify), UNNECESSARY
 //                              or COMPLETE (verify by subtraction).
+//   BM_CloneAndFreeFrame       what BM_Decode's loop pays besides Receive:
+//                              a clone of the frame (one reference per
+//                              chunk, atomic) put in a PacketBuffer, and
+//                              its release. BM_Decode minus this is,
+//                              roughly, Receive's own cost.
 //   BM_Gso/<mode>              SegmentTCP of a 64 KiB send at MSS 1448,
 //                              software checksums or partial ones.
 //
@@ -138,6 +143,16 @@ void BM_Decode(benchmark::State& state, ChecksumStatus status) {
 BENCHMARK_CAPTURE(BM_Decode, none, ChecksumStatus::kNone);
 BENCHMARK_CAPTURE(BM_Decode, unnecessary, ChecksumStatus::kUnnecessary);
 BENCHMARK_CAPTURE(BM_Decode, complete, ChecksumStatus::kComplete);
+
+void BM_CloneAndFreeFrame(benchmark::State& state) {
+  buffer::Buffer frame = Frame();
+  for (auto _ : state) {
+    PacketBuffer pkt = PacketBuffer::FromFrame(frame.Clone());
+    benchmark::DoNotOptimize(pkt);
+  }
+  state.SetBytesProcessed(state.iterations() * frame.size());
+}
+BENCHMARK(BM_CloneAndFreeFrame);
 
 void BM_Gso(benchmark::State& state, bool offload) {
   std::vector<uint8_t> bytes = RandomBytes(kMaxSendSize);
