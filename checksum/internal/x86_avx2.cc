@@ -42,6 +42,10 @@ constexpr size_t kShort = 64;
 // kAlignFrom: from this length on, the head is summed up to alignment and the
 // four-accumulator loop runs; shorter inputs take SumSmall/CopySmall.
 constexpr size_t kAlignFrom = 256;
+// kPieceAlignFrom: in SumPieces, from this length on a piece is summed up
+// to alignment and reduced on its own; shorter ones (from kShort) are read
+// unaligned into accumulators shared by all pieces.
+constexpr size_t kPieceAlignFrom = 2048;
 // kChunk bounds the bytes given to one pass of the vector loop, so that the
 // exact sums L and H of each lane stay below 2^64 (2^31 lanes of 2^32).
 constexpr size_t kChunk = size_t{1} << 36;
@@ -120,9 +124,11 @@ uint64_t OddTail(const uint8_t* p, size_t len) {
 // of accumulators and advances p past them. Written in assembly because gcc
 // 12 shuffled the accumulators between registers inside the loop (two to
 // four extra moves per 19 operations, in a loop limited by how many
-// operations the core can issue).
-void SumBlocks(const uint8_t*& p, size_t blocks, Lanes& s0, Lanes& s1,
-               Lanes& s2, Lanes& s3) {
+// operations the core can issue). Always inlined, so that the accumulators
+// of a caller stay in registers (SumPieces keeps them across pieces).
+[[gnu::always_inline]] inline void SumBlocks(const uint8_t*& p, size_t blocks,
+                                             Lanes& s0, Lanes& s1, Lanes& s2,
+                                             Lanes& s3) {
   const uint8_t* const end = p + blocks * 128;
   __m256i t0, t1, t2, t3;
   __asm__(
@@ -307,6 +313,18 @@ uint16_t CopySmall(uint8_t* dst, const uint8_t* src, size_t len) {
   return FoldNative(s0.Native() + OddTail(src, len));
 }
 
+// Reduce returns the native accumulator of four pairs of accumulators and
+// sets them to zero.
+[[gnu::always_inline]] inline uint64_t Reduce(Lanes& s0, Lanes& s1, Lanes& s2,
+                                              Lanes& s3) {
+  s0.Merge(s1);
+  s2.Merge(s3);
+  s0.Merge(s2);
+  const uint64_t native = s0.Native();
+  s0 = s1 = s2 = s3 = Lanes();
+  return native;
+}
+
 // HeadLength returns how many bytes at `p` precede a 32-byte boundary.
 size_t HeadLength(const void* p) {
   return (-reinterpret_cast<uintptr_t>(p)) & 31;
@@ -334,49 +352,69 @@ uint16_t X86Avx2Sum(const uint8_t* data, size_t len, uint16_t initial) {
 
 uint16_t X86Avx2SumPieces(const std::span<const uint8_t>* pieces, size_t count,
                           uint16_t initial) {
-  // As X86Sse2SumPieces: lanes[k] sums the vector parts that start at a
-  // stream offset of parity k, across pieces; `acc` the scalar parts, each
-  // placed by its parity. The lanes are reduced once at the end, or when
-  // they hold kChunk bytes.
-  Lanes lanes[2];
+  // One set of four accumulator pairs, kept in registers across the pieces
+  // and reduced once at the end (or when it holds kChunk bytes); `acc` holds
+  // the scalar parts, each placed by the parity of its stream offset. A
+  // medium piece that starts at an odd offset gives its first byte to `acc`
+  // (the high byte of a little-endian word) and the rest starts at an even
+  // one, so every vector is added as loaded: no byte swap, no second set.
+  // Medium pieces are not aligned: an unaligned 32-byte load costs little
+  // next to an alignment head and its placement per piece.
+  Lanes s0, s1, s2, s3;
   size_t in_lanes = 0;
   uint64_t acc = 0;
-  auto flush = [&] {
-    acc = AddEndAround(acc, lanes[0].Native());
-    acc = AddEndAround(acc, PlaceNative(lanes[1].Native(), 1));
-    lanes[0] = Lanes();
-    lanes[1] = Lanes();
-    in_lanes = 0;
-  };
   size_t odd = 0;
   for (size_t i = 0; i < count; ++i) {
-    const uint8_t* const p = pieces[i].data();
-    const size_t len = pieces[i].size();
+    const uint8_t* p = pieces[i].data();
+    const size_t piece_len = pieces[i].size();
+    size_t len = piece_len;
     if (len < kShort) {
       acc = AddEndAround(acc, PlaceNative(SumShortNative(p, len), odd));
-    } else if (len < kAlignFrom) {
-      if (in_lanes + len > kChunk) flush();
-      in_lanes += len;
-      const size_t at = odd & 1;
-      acc = AddEndAround(acc, PlaceNative(AddSmall(p, len, lanes[at]), at));
-    } else {
-      size_t off = HeadLength(p);
-      if (off != 0) {
-        acc = AddEndAround(acc, PlaceNative(SumShortNative(p, off), odd));
+    } else if (len < kPieceAlignFrom) {
+      if (odd & 1) {
+        acc = AddEndAround(acc, uint64_t{p[0]} << 8);
+        ++p;
+        --len;  // Still at least 63: the tail vector reads back from the end.
       }
+      if (in_lanes + len > kChunk) {
+        acc = AddEndAround(acc, Reduce(s0, s1, s2, s3));
+        in_lanes = 0;
+      }
+      in_lanes += len;
+      if (len >= 128) {
+        SumBlocks(p, len / 128, s0, s1, s2, s3);
+        len &= 127;
+      }
+      if (len >= 64) {
+        s0.Add(Load(p));
+        s1.Add(Load(p + 32));
+        p += 64;
+        len -= 64;
+      }
+      if (len >= 32) {
+        s2.Add(Load(p));
+        p += 32;
+        len -= 32;
+      }
+      if (len > 1) s3.Add(TailVector(p, len & ~size_t{1}));
+      acc = AddEndAround(acc, OddTail(p, len));
+    } else {
+      // Long pieces keep the aligned loop and reduce on their own.
+      size_t off = HeadLength(p);
+      uint64_t own = off != 0 ? SumShortNative(p, off) : 0;
       while (off < len) {
         const size_t n = len - off < kChunk ? len - off : kChunk;
-        if (in_lanes + n > kChunk) flush();
-        in_lanes += n;
-        const size_t at = (odd ^ off) & 1;
-        acc =
-            AddEndAround(acc, PlaceNative(AddBody(p + off, n, lanes[at]), at));
+        Lanes body;
+        const uint64_t tail = AddBody(p + off, n, body);
+        own = AddEndAround(own,
+                           PlaceNative(AddEndAround(body.Native(), tail), off));
         off += n;
       }
+      acc = AddEndAround(acc, PlaceNative(own, odd));
     }
-    odd ^= len;
+    odd ^= piece_len;
   }
-  flush();
+  acc = AddEndAround(acc, Reduce(s0, s1, s2, s3));
   return FinishAccumulator(acc, initial);
 }
 
