@@ -1,9 +1,15 @@
-"""A cc toolchain for Debian's GCC cross compilers (<triple>-gcc).
+"""One cc toolchain config for every compiler of ours that is not Bazel's own.
 
-One rule serves every cross target: it is given the GNU triple and finds the
-compiler at /usr/bin/<triple>-gcc and its headers under /usr/<triple> and
-/usr/lib/gcc-cross/<triple>. Binaries link dynamically against the target's
-libraries in /usr/<triple>, so they run under `qemu-<arch> -L /usr/<triple>`.
+Bazel's auto-configured toolchain serves the host build. This rule serves the
+others, which differ only in their tools, builtin include directories and a
+few flags (see toolchains/BUILD.bazel):
+  - Debian's GCC cross compilers (/usr/bin/<triple>-gcc) for the mips64 and
+    aarch64 configs: binaries link dynamically against the target's libraries
+    in /usr/<triple>, so they run under `qemu-<arch> -L /usr/<triple>`;
+  - the host's clang 14 for the fuzz config: libFuzzer and the sanitizer
+    runtimes ship with clang, not with the gcc that Bazel's host toolchain
+    finds. Sanitizer and fuzzer flags come from the config (--copt/--linkopt)
+    and from tools/fuzz/fuzz.bzl, not from here.
 """
 
 load(
@@ -42,19 +48,9 @@ _LINK_ACTIONS = [
 ]
 
 def _impl(ctx):
-    triple = ctx.attr.triple
-    tools = {
-        "gcc": "/usr/bin/%s-gcc" % triple,
-        "ld": "/usr/bin/%s-ld" % triple,
-        "ar": "/usr/bin/%s-ar" % triple,
-        "cpp": "/usr/bin/%s-cpp" % triple,
-        "nm": "/usr/bin/%s-nm" % triple,
-        "objdump": "/usr/bin/%s-objdump" % triple,
-        "objcopy": "/usr/bin/%s-objcopy" % triple,
-        "strip": "/usr/bin/%s-strip" % triple,
-        "gcov": "/bin/false",
-        "dwp": "/bin/false",
-    }
+    tools = dict(ctx.attr.tools)
+    tools.setdefault("gcov", "/bin/false")
+    tools.setdefault("dwp", "/bin/false")
     features = [
         feature(name = "supports_pic", enabled = True),
         feature(name = "supports_dynamic_linker", enabled = True),
@@ -75,13 +71,12 @@ def _impl(ctx):
                         # Keep the paths of headers reached through Bazel's
                         # symlinks as they are, so header checking sees them.
                         "-no-canonical-prefixes",
-                        "-fno-canonical-system-headers",
                         # Reproducible builds.
                         "-Wno-builtin-macro-redefined",
                         "-D__DATE__=\"redacted\"",
                         "-D__TIMESTAMP__=\"redacted\"",
                         "-D__TIME__=\"redacted\"",
-                    ] + ctx.attr.extra_copts)],
+                    ] + ctx.attr.extra_compile_flags)],
                 ),
                 flag_set(
                     actions = _COMPILE_ACTIONS,
@@ -116,6 +111,7 @@ def _impl(ctx):
                         "-lstdc++",
                         "-lm",
                         "-pthread",
+                    ] + ctx.attr.extra_link_flags + [
                         "-Wl,-z,relro,-z,now",
                         "-no-canonical-prefixes",
                     ])],
@@ -143,31 +139,35 @@ def _impl(ctx):
     return cc_common.create_cc_toolchain_config_info(
         ctx = ctx,
         features = features,
-        cxx_builtin_include_directories = [
-            "/usr/%s/include" % triple,
-            "/usr/lib/gcc-cross/%s" % triple,
-            "/usr/include",
-        ],
-        toolchain_identifier = "ipsum-" + triple,
+        cxx_builtin_include_directories = ctx.attr.builtin_include_directories,
+        toolchain_identifier = ctx.attr.toolchain_identifier,
         host_system_name = "x86_64-linux-gnu",
-        target_system_name = triple,
+        target_system_name = ctx.attr.target_system_name,
         target_cpu = ctx.attr.cpu,
         target_libc = "glibc",
-        compiler = "gcc",
-        abi_version = "gcc",
+        compiler = ctx.attr.compiler,
+        abi_version = ctx.attr.compiler,
         abi_libc_version = "glibc",
         tool_paths = [tool_path(name = k, path = v) for k, v in tools.items()],
     )
 
-cross_toolchain_config = rule(
+unix_toolchain_config = rule(
     implementation = _impl,
     attrs = {
         # cpu is Bazel's --cpu value for this target.
         "cpu": attr.string(mandatory = True),
-        # triple is the GNU target triple of Debian's cross compiler.
-        "triple": attr.string(mandatory = True),
-        # extra_copts are target-specific compile flags.
-        "extra_copts": attr.string_list(),
+        # compiler is "gcc" or "clang" (Bazel's --compiler value).
+        "compiler": attr.string(mandatory = True),
+        # target_system_name is the GNU triple of the target.
+        "target_system_name": attr.string(mandatory = True),
+        "toolchain_identifier": attr.string(mandatory = True),
+        # tools maps Bazel's tool names (gcc, ld, ar, cpp, nm, objdump,
+        # objcopy, strip) to absolute paths; gcc drives compiles and links.
+        "tools": attr.string_dict(mandatory = True),
+        # builtin_include_directories are the compiler's own header roots.
+        "builtin_include_directories": attr.string_list(mandatory = True),
+        "extra_compile_flags": attr.string_list(),
+        "extra_link_flags": attr.string_list(),
     },
     provides = [CcToolchainConfigInfo],
 )
