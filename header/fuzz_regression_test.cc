@@ -29,6 +29,29 @@ TEST(FuzzRegressionTest, AllZeroICMPv4MessageGetsChecksumFFFF) {
   EXPECT_EQ(testing::ReferenceSum(message), 0xffff);
 }
 
+// ipv4_fuzzer, crash-icmpv4-ident-update-to-all-zero: NAPT rewriting the
+// identifier of an echo reply whose other bytes are all 0 to 0 left the
+// checksum 0x0000 (RFC 1624 equation 3's zero); the message needs 0xffff.
+TEST(FuzzRegressionTest, ICMPv4IdentUpdateToAllZeroMessageGivesFFFF) {
+  std::vector<uint8_t> message(8, 0);
+  Result<MutableICMPv4> icmp = MutableICMPv4::Parse(message);
+  ASSERT_TRUE(icmp.ok());
+  icmp->SetIdent(5);
+  icmp->SetChecksum(icmp->ComputeChecksum());
+  ASSERT_EQ(icmp->checksum(), 0xfffa);
+  icmp->SetIdentAndUpdateChecksum(0);
+  EXPECT_EQ(icmp->checksum(), 0xffff);
+  EXPECT_TRUE(icmp->IsChecksumValid());
+  // A zero result for a message that is not all zero stays zero.
+  icmp->SetSequence(0xffff);
+  icmp->SetIdent(0);
+  icmp->SetChecksum(icmp->ComputeChecksum());
+  ASSERT_EQ(icmp->checksum(), 0x0000);
+  icmp->SetIdentAndUpdateChecksum(0);
+  EXPECT_EQ(icmp->checksum(), 0x0000);
+  EXPECT_TRUE(icmp->IsChecksumValid());
+}
+
 // transport_fuzzer, crash-tcp-repeated-sack-stale-blocks: a SACK option
 // with three blocks followed by one with one block left blocks 1 and 2 of
 // the first in TCPOptions, so the options did not compare equal to their

@@ -108,6 +108,11 @@ Result<MutableICMPv4> MutableICMPv4::Parse(std::span<uint8_t> message) {
 void MutableICMPv4::SetIdentAndUpdateChecksum(uint16_t v) {
   SetChecksum(checksum::UpdateChecksum16(checksum(), ident(), v));
   SetIdent(v);
+  // RFC 1624 equation 3 gives 0x0000 where a message that is now all zero
+  // needs 0xffff (checksum/update.h). ICMPv4 has no pseudo-header, so an
+  // all-zero message (an echo reply with identifier, sequence and data 0)
+  // is possible: in that one case, 1 in 65536 updates, sum it again.
+  if (checksum() == 0) SetChecksum(ComputeChecksum());
 }
 
 }  // namespace ipsum::header
