@@ -175,7 +175,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       n = std::min(n, src.size() - at);
       pieces[count++] = src.span().subspan(at, n);
       at += n;
-      seed = static_cast<uint16_t>(seed * 40503 + 1);
+      // uint16_t * int is an int product: widen first (UBSan, signed overflow).
+      seed = static_cast<uint16_t>(uint32_t{seed} * 40503u + 1u);
     }
     pieces[count++] = src.span().subspan(at);
     for (const internal::Implementation& impl :
