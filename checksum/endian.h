@@ -16,7 +16,8 @@
 namespace ipsum {
 
 // kHostIsBigEndian is true on big-endian hosts (mips64, s390x).
-inline constexpr bool kHostIsBigEndian = std::endian::native == std::endian::big;
+inline constexpr bool kHostIsBigEndian =
+    std::endian::native == std::endian::big;
 
 // ByteSwap16 reverses the two bytes of `v`.
 constexpr uint16_t ByteSwap16(uint16_t v) {
