@@ -18,7 +18,7 @@ PACKAGES=(
   bazel-bootstrap bazel-rules-cc bazel-rules-java bazel-skylib bazel-platforms
   g++ googletest dpkg-dev
   g++-mips64-linux-gnuabi64 g++-aarch64-linux-gnu qemu-user
-  clang libclang-rt-14-dev clang-format
+  clang llvm-14 libclang-rt-14-dev clang-format
   libpcap-dev gnuplot-nox
 )
 
