@@ -21,13 +21,13 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
-#include <random>
 #include <span>
 #include <string>
 #include <vector>
 
 #include "benchmark/benchmark.h"
 #include "checksum/checksum.h"
+#include "checksum/internal/bench_bytes.h"
 #include "checksum/internal/impl.h"
 #include "checksum/internal/reference.h"
 
@@ -39,23 +39,7 @@ using internal::CopySumFn;
 using internal::Implementation;
 using internal::SumFn;
 
-// Bytes is a heap buffer of random bytes whose `at(offset)` is `offset`
-// bytes past a 64-byte boundary.
-class Bytes {
- public:
-  explicit Bytes(size_t size) : storage_(size + 64) {
-    std::mt19937_64 rng(size);
-    for (uint8_t& b : storage_) b = static_cast<uint8_t>(rng());
-    const auto addr = reinterpret_cast<uintptr_t>(storage_.data());
-    base_ = storage_.data() + (64 - addr % 64) % 64;
-  }
-
-  uint8_t* at(size_t offset) { return base_ + offset; }
-
- private:
-  std::vector<uint8_t> storage_;
-  uint8_t* base_;
-};
+using Bytes = internal::AlignedRandomBytes;
 
 // Lengths registers the lengths and start offsets each benchmark runs at.
 void Lengths(benchmark::internal::Benchmark* b) {

@@ -25,12 +25,11 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
-#include <random>
 #include <string>
-#include <vector>
 
 #include "benchmark/benchmark.h"
 #include "checksum/checksum.h"
+#include "checksum/internal/bench_bytes.h"
 #include "checksum/internal/impl.h"
 #include "checksum/read_baseline_avx2.h"
 
@@ -40,26 +39,7 @@ namespace {
 using internal::CompiledImplementations;
 using internal::Implementation;
 
-// Buffer is a heap buffer of random bytes whose `at(offset)` is `offset`
-// bytes past a 64-byte boundary.
-class Buffer {
- public:
-  explicit Buffer(size_t size) : storage_(size + 64) {
-    std::mt19937_64 rng(size);
-    for (size_t i = 0; i + 8 <= storage_.size(); i += 8) {
-      const uint64_t v = rng();
-      std::memcpy(&storage_[i], &v, 8);
-    }
-    const auto addr = reinterpret_cast<uintptr_t>(storage_.data());
-    base_ = storage_.data() + (64 - addr % 64) % 64;
-  }
-
-  uint8_t* at(size_t offset) { return base_ + offset; }
-
- private:
-  std::vector<uint8_t> storage_;
-  uint8_t* base_;
-};
+using Buffer = internal::AlignedRandomBytes;
 
 constexpr int64_t k4MiB = int64_t{4} << 20;
 constexpr int64_t k64MiB = int64_t{64} << 20;
