@@ -40,12 +40,22 @@ else
   # //... would also walk the bazel-* symlinks, which may point into another
   # output base; query the real top-level directories instead.
   universe=()
+  # Directories with no BUILD file below them (docs/) hold no package, and
+  # a pattern over them is an error.
   for d in */; do
     d=${d%/}
-    [ -L "$d" ] || universe+=("//$d/...")
+    [ -L "$d" ] && continue
+    if [ -n "$(find "$d" \( -name BUILD -o -name BUILD.bazel \) -print -quit)" ]; then
+      universe+=("//$d/...")
+    fi
   done
+  query_log=$(mktemp)
   mapfile -t targets < <(bazel_cmd query --noshow_progress \
-    "attr(tags, '\bfuzzer\b', set(${universe[*]}))" 2>/dev/null | sort)
+    "attr(tags, '\bfuzzer\b', set(${universe[*]}))" 2>"$query_log" | sort)
+  if [ ${#targets[@]} -eq 0 ]; then
+    grep -vE '^(Loading|INFO)' "$query_log" >&2
+  fi
+  rm -f "$query_log"
 fi
 if [ ${#targets[@]} -eq 0 ]; then
   echo "run_all.sh: no fuzz targets found" >&2
