@@ -7,7 +7,7 @@ tools/setup.sh installed from Debian's archive (binary packages under
 
 _DEPS_DEFAULT = "/usr/local/src/ipsum-deps"
 
-def _missing(rctx, path):
+def _missing(path):
     fail(("ipsum: %s is missing; run tools/setup.sh (it installs ipsum's " +
           "dependencies from Debian's archive)") % path)
 
@@ -26,7 +26,7 @@ def _rules_cc_impl(rctx):
     """
     src = rctx.path(rctx.attr.path)
     if not src.exists:
-        _missing(rctx, src)
+        _missing(src)
     res = rctx.execute(["find", ".", "-type", "f"], working_directory = str(src))
     if res.return_code != 0:
         fail("ipsum: cannot list %s: %s" % (src, res.stderr))
@@ -61,7 +61,7 @@ def _source_impl(rctx):
     root = rctx.os.environ.get("IPSUM_DEPS", _DEPS_DEFAULT)
     src = rctx.path(rctx.attr.path if rctx.attr.path else root + "/" + rctx.attr.package)
     if not src.exists:
-        _missing(rctx, src)
+        _missing(src)
     skip = ["WORKSPACE", "WORKSPACE.bazel"]
     if rctx.attr.build_file:
         skip += ["BUILD", "BUILD.bazel"]
