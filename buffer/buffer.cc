@@ -360,6 +360,39 @@ bool Buffer::CopyIn(size_t offset, std::span<const uint8_t> src) {
 
 uint16_t Buffer::SumFrom(size_t index, size_t offset, size_t length,
                          uint16_t sum) const {
+  // The common case, a range within kSumBatch views (a frame or a segment
+  // is a few views), gathers the pieces and makes one ChecksumPieces call.
+  // This function is a packet's per-checksum fixed cost, so it is kept
+  // small: every view but the last is taken whole, without a min() in the
+  // loop-carried chain, and nothing but the gathering is live across the
+  // call. Longer ranges go to SumBatches.
+  union Pieces {
+    Pieces() {}  // Uninitialized: zeroing them cost more than gathering.
+    std::span<const uint8_t> at[kSumBatch];
+  } pieces;
+  const View* v = views_.data() + index;
+  const size_t avail = views_.size() - index;
+  const size_t max = avail < kSumBatch ? avail : kSumBatch;
+  size_t skip = offset;
+  size_t left = length;
+  for (size_t count = 0; count < max; ++count) {
+    const uint8_t* p = v[count].chunk_->data() + v[count].offset_ + skip;
+    const size_t n = v[count].length_ - skip;
+    skip = 0;
+    if (n >= left) {
+      // One piece: its pointer and length stay in registers.
+      if (count == 0) return checksum::Checksum(p, left, sum);
+      std::construct_at(&pieces.at[count], p, left);
+      return checksum::ChecksumPieces({pieces.at, count + 1}, sum);
+    }
+    std::construct_at(&pieces.at[count], p, n);
+    left -= n;
+  }
+  return SumBatches(index, offset, length, sum);
+}
+
+uint16_t Buffer::SumBatches(size_t index, size_t offset, size_t length,
+                            uint16_t sum) const {
   // The hot path of the send and receive checksums: the pieces of the range
   // are gathered on the stack, up to kBatch at a time, and each batch is one
   // checksum::ChecksumPieces call, which keeps its accumulators across the
@@ -368,11 +401,9 @@ uint16_t Buffer::SumFrom(size_t index, size_t offset, size_t length,
   // `initial`); one at an odd position has its bytes in the other halves of
   // the 16-bit words, so its sum is placed with CombineAt, which swaps it
   // (RFC 1071 section 2(B)).
-  constexpr size_t kBatch = 16;
-  // Left uninitialized (a union with an empty constructor): zeroing 16 spans
-  // on every call cost more than gathering three.
+  constexpr size_t kBatch = kSumBatch;
   union Pieces {
-    Pieces() {}
+    Pieces() {}  // Uninitialized, as in SumFrom.
     std::span<const uint8_t> at[kBatch];
   } pieces;
   const View* v = views_.data() + index;

@@ -465,6 +465,15 @@ class Buffer {
   uint16_t SumFrom(size_t index, size_t offset, size_t length,
                    uint16_t sum) const;
 
+  // kSumBatch is the number of pieces SumFrom gathers on its stack for one
+  // checksum::ChecksumPieces call.
+  static constexpr size_t kSumBatch = 16;
+
+  // SumBatches is SumFrom for a range over more than kSumBatch views: one
+  // ChecksumPieces call per kSumBatch pieces.
+  uint16_t SumBatches(size_t index, size_t offset, size_t length,
+                      uint16_t sum) const;
+
   // SplitInto moves bytes [offset, size()) (offset <= size()) to the empty
   // buffer `tail`.
   void SplitInto(size_t offset, Buffer& tail);

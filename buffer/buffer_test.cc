@@ -183,6 +183,30 @@ TEST(BufferTest, ChecksumOfSeventeenViewsOfLargePayload) {
   }
 }
 
+TEST(BufferTest, ChecksumAroundTheBatchSizeMatchesReference) {
+  // Ranges over 15, 16 and 17 views (one batch of pieces, exactly one, one
+  // more) and 33 (a third batch), views of 1 to 3 bytes: every range.
+  std::mt19937_64 rng(4);
+  for (size_t views : {15u, 16u, 17u, 33u}) {
+    std::vector<size_t> lengths;
+    size_t total = 0;
+    for (size_t i = 0; i < views; ++i) {
+      lengths.push_back(1 + (i * 5) % 3);
+      total += lengths.back();
+    }
+    Bytes bytes = RandomBytes(rng, total);
+    Buffer buf = Chained(bytes, lengths);
+    ASSERT_EQ(buf.view_count(), views);
+    for (size_t off = 0; off <= total; ++off) {
+      for (size_t len = 0; off + len <= total; ++len) {
+        ASSERT_EQ(buf.Checksum(off, len, 0xfffe),
+                  RefSum(bytes, off, len, 0xfffe))
+            << views << " views, " << off << "+" << len;
+      }
+    }
+  }
+}
+
 TEST(BufferTest, ChecksumOverMoreViewsThanOneBatchMatchesReference) {
   // 53 views, odd and even lengths: more than three batches of pieces, and
   // batches that start at odd positions of the range.
