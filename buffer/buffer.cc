@@ -365,7 +365,7 @@ uint16_t Buffer::SumFrom(size_t index, size_t offset, size_t length,
   // This function is a packet's per-checksum fixed cost, so it is kept
   // small: every view but the last is taken whole, without a min() in the
   // loop-carried chain, and nothing but the gathering is live across the
-  // call. Longer ranges go to SumBatches.
+  // call. Longer ranges continue with SumBatches.
   union Pieces {
     Pieces() {}  // Uninitialized: zeroing them cost more than gathering.
     std::span<const uint8_t> at[kSumBatch];
@@ -388,7 +388,11 @@ uint16_t Buffer::SumFrom(size_t index, size_t offset, size_t length,
     std::construct_at(&pieces.at[count], p, n);
     left -= n;
   }
-  return SumBatches(index, offset, length, sum);
+  // The range is inside the buffer, so the loop ran out of room, not of
+  // views: kSumBatch whole pieces are gathered and `left` bytes follow.
+  sum = checksum::ChecksumPieces({pieces.at, kSumBatch}, sum);
+  const uint16_t rest = SumBatches(index + kSumBatch, 0, left, 0);
+  return checksum::CombineAt(sum, rest, length - left);
 }
 
 uint16_t Buffer::SumBatches(size_t index, size_t offset, size_t length,
@@ -440,6 +444,19 @@ std::optional<uint16_t> Buffer::Checksum(size_t offset, size_t length,
 }
 
 uint16_t Buffer::ChecksumAll(uint16_t initial) const {
+  const size_t count = views_.size();
+  if (count <= 16) {
+    union Pieces {
+      Pieces() {}
+      std::span<const uint8_t> at[16];
+    } pieces;
+    const View* v = views_.data();
+    for (size_t i = 0; i < count; ++i) {
+      std::construct_at(&pieces.at[i], v[i].chunk_->data() + v[i].offset_,
+                        v[i].length_);
+    }
+    return checksum::ChecksumPieces({pieces.at, count}, initial);
+  }
   return SumFrom(0, 0, size_, initial);
 }
 

@@ -39,20 +39,30 @@ Buffer Chained(const std::vector<uint8_t>& bytes, size_t views) {
   return b;
 }
 
+// kPlacements: each checksum benchmark below rotates over this many copies
+// of its bytes at different addresses, so that a ratio between two of them
+// does not rest on where one buffer happened to land.
+constexpr size_t kPlacements = 8;
+
 // BM_ChecksumContiguous times checksum::Checksum over one array: the bound
-// the chained checksum is compared with.
-// The bytes start at a 64-byte boundary, as a chunk's do: the bound is the
-// best case of a contiguous sum, not one that pays for an alignment head.
+// the chained checksum is compared with. The copies start at 64-byte
+// boundaries, as a chunk's bytes do, 64 * k + a multiple of 4 KiB apart.
 void BM_ChecksumContiguous(benchmark::State& state) {
   const std::vector<uint8_t> bytes = Payload(state.range(0));
-  std::vector<uint8_t> storage(bytes.size() + 64);
-  uint8_t* aligned =
+  const size_t stride = (bytes.size() + 4095) / 4096 * 4096 + 64 * 3;
+  std::vector<uint8_t> storage(kPlacements * stride + 64);
+  uint8_t* base =
       storage.data() + (-reinterpret_cast<uintptr_t>(storage.data()) & 63);
-  std::memcpy(aligned, bytes.data(), bytes.size());
-  const std::span<const uint8_t> data(aligned, bytes.size());
+  std::span<const uint8_t> copies[kPlacements];
+  for (size_t i = 0; i < kPlacements; ++i) {
+    std::memcpy(base + i * stride, bytes.data(), bytes.size());
+    copies[i] = {base + i * stride, bytes.size()};
+  }
+  size_t i = 0;
   for (auto _ : state) {
-    uint16_t sum = checksum::Checksum(data);
+    uint16_t sum = checksum::Checksum(copies[i]);
     benchmark::DoNotOptimize(sum);
+    i = (i + 1) % kPlacements;
   }
   state.SetBytesProcessed(int64_t(state.iterations()) * bytes.size());
 }
@@ -60,18 +70,23 @@ void BM_ChecksumContiguous(benchmark::State& state) {
 BENCHMARK(BM_ChecksumContiguous)->Arg(500)->Arg(1500)->Arg(65536);
 
 // BM_ChecksumChained times Buffer::ChecksumAll over the same bytes held as
-// range(1) views of odd lengths.
+// range(1) views of odd lengths (kPlacements buffers, each its own chunks).
 void BM_ChecksumChained(benchmark::State& state) {
   std::vector<uint8_t> bytes = Payload(state.range(0));
-  Buffer buf = Chained(bytes, state.range(1));
-  if (buf.view_count() != size_t(state.range(1)) ||
-      buf.ChecksumAll() != checksum::Checksum(bytes)) {
-    state.SkipWithError("chained buffer does not hold the payload");
-    return;
+  std::vector<Buffer> bufs;
+  for (size_t i = 0; i < kPlacements; ++i) {
+    bufs.push_back(Chained(bytes, state.range(1)));
+    if (bufs.back().view_count() != size_t(state.range(1)) ||
+        bufs.back().ChecksumAll() != checksum::Checksum(bytes)) {
+      state.SkipWithError("chained buffer does not hold the payload");
+      return;
+    }
   }
+  size_t i = 0;
   for (auto _ : state) {
-    uint16_t sum = buf.ChecksumAll();
+    uint16_t sum = bufs[i].ChecksumAll();
     benchmark::DoNotOptimize(sum);
+    i = (i + 1) % kPlacements;
   }
   state.SetBytesProcessed(int64_t(state.iterations()) * bytes.size());
 }
@@ -84,12 +99,17 @@ BENCHMARK(BM_ChecksumChained)
 // without Buffer's own cost (locating and gathering the views).
 void BM_ChecksumPiecesOfViews(benchmark::State& state) {
   std::vector<uint8_t> bytes = Payload(state.range(0));
-  Buffer buf = Chained(bytes, state.range(1));
-  std::vector<std::span<const uint8_t>> pieces;
-  for (const View& v : buf) pieces.push_back(v.span());
+  std::vector<Buffer> bufs;
+  std::vector<std::vector<std::span<const uint8_t>>> pieces(kPlacements);
+  for (size_t i = 0; i < kPlacements; ++i) {
+    bufs.push_back(Chained(bytes, state.range(1)));
+    for (const View& v : bufs.back()) pieces[i].push_back(v.span());
+  }
+  size_t i = 0;
   for (auto _ : state) {
-    uint16_t sum = checksum::ChecksumPieces(pieces);
+    uint16_t sum = checksum::ChecksumPieces(pieces[i]);
     benchmark::DoNotOptimize(sum);
+    i = (i + 1) % kPlacements;
   }
   state.SetBytesProcessed(int64_t(state.iterations()) * bytes.size());
 }
