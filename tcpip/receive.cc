@@ -135,6 +135,17 @@ bool Decode(ReceivedPacket& out, LinkType link, ReceiveStats& stats) {
     ++stats.dropped[static_cast<size_t>(r)];
     return false;
   };
+  // `out` may be reused (ReceiveInPlace): every field but `packet` and
+  // `parsed` (assigned by the parse step below) starts over.
+  out.source_v4 = {};
+  out.destination_v4 = {};
+  out.source_v6 = {};
+  out.destination_v6 = {};
+  out.is_fragment = false;
+  out.checksum_verified = false;
+  out.source_port = 0;
+  out.destination_port = 0;
+  out.tcp.reset();
   PacketBuffer& pkt = out.packet;
   // A frame arrives whole in data(); nothing consumed yet.
   if (!pkt.headers().empty()) return drop(DropReason::kUnsupported);
@@ -376,6 +387,12 @@ std::optional<ReceivedPacket> Receive(PacketBuffer&& frame, LinkType link,
   result->packet = std::move(frame);
   if (!Decode(*result, link, stats)) result.reset();
   return result;
+}
+
+bool ReceiveInPlace(ReceivedPacket& packet, LinkType link,
+                    ReceiveStats& stats) {
+  ++stats.received;
+  return Decode(packet, link, stats);
 }
 
 }  // namespace ipsum::tcpip

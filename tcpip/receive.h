@@ -158,6 +158,15 @@ struct ReceivedPacket {
 std::optional<ReceivedPacket> Receive(PacketBuffer&& frame, LinkType link,
                                       ReceiveStats& stats);
 
+// ReceiveInPlace is Receive without moving the packet: the form for a
+// driver that builds each frame in place, in a ReceivedPacket it reuses.
+// `packet.packet` holds the frame (as Receive's `frame`); every other field
+// of `packet` is overwritten. Returns true with `packet` as Receive would
+// return it, or counts the drop in `stats` and returns false, leaving
+// `packet` in an unspecified but valid state (destroy or reuse it). Receive
+// is this plus two moves of the packet, in and out.
+bool ReceiveInPlace(ReceivedPacket& packet, LinkType link, ReceiveStats& stats);
+
 }  // namespace ipsum::tcpip
 
 #endif  // IPSUM_TCPIP_RECEIVE_H_
