@@ -35,6 +35,7 @@ std::span<const Implementation> CompiledImplementations() {
     kX86Sse2,
     kX86Adx,
     kX86Avx2,
+    kX86Avx512,
 #endif
 #if defined(__aarch64__)
     // AArch64 fast paths.

@@ -10,6 +10,7 @@
 
 #include "checksum/internal/x86_adx.h"
 #include "checksum/internal/x86_avx2.h"
+#include "checksum/internal/x86_avx512.h"
 #include "checksum/internal/x86_cpu.h"
 #include "checksum/internal/x86_sse2.h"
 
@@ -18,6 +19,7 @@ namespace {
 
 bool AdxSupported() { return X86HasAdx(); }
 bool Avx2Supported() { return X86HasAvx2(); }
+bool Avx512Supported() { return X86HasAvx512(); }
 bool Sse2Supported() { return true; }
 
 }  // namespace
@@ -26,6 +28,9 @@ constexpr Implementation kX86Adx = {"x86_adx", AdxSupported, X86AdxSum,
                                     X86AdxCopySum, X86AdxSumPieces};
 constexpr Implementation kX86Avx2 = {"x86_avx2", Avx2Supported, X86Avx2Sum,
                                      X86Avx2CopySum, X86Avx2SumPieces};
+constexpr Implementation kX86Avx512 = {"x86_avx512", Avx512Supported,
+                                       X86Avx512Sum, X86Avx512CopySum,
+                                       X86Avx512SumPieces};
 constexpr Implementation kX86Sse2 = {"x86_sse2", Sse2Supported, X86Sse2Sum,
                                      X86Sse2CopySum, X86Sse2SumPieces};
 

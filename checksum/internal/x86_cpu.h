@@ -49,6 +49,25 @@ inline bool X86HasAvx2() {
   return (X86Leaf7Ebx() >> 5) & 1;
 }
 
+// X86HasAvx512 reports that the instructions x86_avx512.cc is built with may
+// run: the CPU has AVX-512 Foundation (CPUID.(EAX=7,ECX=0):EBX bit 16),
+// AVX-512 Byte and Word (EBX bit 30) and BMI2 (EBX bit 8), and the operating
+// system saves the state they use (CPUID.1:ECX.OSXSAVE bit 27, then XCR0
+// bits 1 and 2, SSE and AVX, and 5, 6 and 7: the opmask registers, the upper
+// halves of ZMM0-15 and ZMM16-31).
+inline bool X86HasAvx512() {
+  unsigned eax, ebx, ecx, edx;
+  if (!__get_cpuid(1, &eax, &ebx, &ecx, &edx)) return false;
+  const bool osxsave = (ecx >> 27) & 1;
+  if (!osxsave) return false;
+  uint32_t xcr0_lo, xcr0_hi;
+  __asm__("xgetbv" : "=a"(xcr0_lo), "=d"(xcr0_hi) : "c"(0));
+  if ((xcr0_lo & 0xe6) != 0xe6) return false;
+  const uint32_t leaf7 = X86Leaf7Ebx();
+  const uint32_t needed = (1u << 16) | (1u << 30) | (1u << 8);
+  return (leaf7 & needed) == needed;
+}
+
 }  // namespace ipsum::checksum::internal
 
 #endif  // defined(__x86_64__)

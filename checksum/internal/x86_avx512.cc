@@ -1,0 +1,572 @@
+// Copyright 2026 The ipsum Authors. SPDX-License-Identifier: Apache-2.0
+//
+// The x86-64 AVX-512 fast path. The data is read as 64-bit lanes in native
+// (little-endian) order; RFC 1071 section 2(B) lets a little-endian host add
+// the words as loaded and byte-swap the folded 16-bit result once.
+//
+// Long inputs: the 512-byte loop, x86_avx2.cc's method on 512-bit vectors.
+// Per 64-bit lane it keeps A, the sum of the lanes modulo 2^64 (plain vector
+// adds, which drop the carries out of bit 63), and G, a sum of estimates of
+// the lanes' top 16-bit words that tells how many carries were dropped. Per
+// block of eight vectors, each vector is added into one of two lane sums
+// (their sum is A; two chains instead of an add tree, measured 15% faster on
+// Zen 5), and the eight vectors' top words are averaged in a tree (vpavgw:
+// (x + y + 1) >> 1 per 16-bit word, exact, no overflow) into R, whose top
+// words are added to G (one shift, one add). That is 17 vector operations
+// per 8 x 64 bytes, close to the 2 x 64-byte loads per cycle of a core
+// with four 512-bit vector pipes. (Measured and not kept: the 3-op lane sum
+// of x86_avx2's short path at 512 bits runs at 0.6x the load loop; VNNI
+// vpdpbusd, 2 ops per 64 bytes, runs one per cycle here and reached 0.55x.)
+//
+// Why A and G give the exact sum. For one lane of one block, with v_i the
+// eight 64-bit values, W the sum of their top words and L the sum of their
+// low 48 bits (0 <= L < 8 * 2^48), the true sum is c = 2^48 W + L. Each
+// vpavgw rounds up by at most 1/2 of its own unit: 2 R1 - (w_a + w_b) is 0
+// or 1 at the first level, 4 R2 - W4 is in [0, 2 + 1 + 1] at the second and
+// 8 R - W in [0, 4 + 4 + 4] at the third. So e = 2^51 R = 2^48 (8R) is in
+// [2^48 W, 2^48 W + 12 * 2^48] and c - e is in (-12 * 2^48, 8 * 2^48):
+// |c - e| < 3 * 2^50. A block with masked-out vectors is still eight
+// vectors (some zero) and obeys the same bound. Over n block-lanes, T (the
+// exact total of all lanes) and T' = 2^51 G differ by less than n 3 2^50;
+// with at most kMaxBlocks = 320 blocks per Wide (n <= 2560 lanes) that is
+// below 7680 * 2^50 < 2^63, so T = T' + d, d = A - T' read as a signed
+// 64-bit number. Wide::Native turns that into T modulo 2^64 - 1 (end-around
+// carry), a multiple of 0xffff. G itself stays below 320 * 2^16 per lane.
+//
+// Alignment without scalar code: a long input is summed as the 64-byte
+// aligned vectors that cover it, counted from `base`, the 64-byte boundary at
+// or before its start. The first vector is a masked load that zeroes the
+// bytes before the input, the last block's vectors masked loads that zero
+// the bytes after its end (a masked-out byte is never read: the loads
+// suppress faults there). Every byte keeps its word position relative to
+// `base`; if the input starts at an odd distance from it, the sum is swapped
+// once at the end. CopySum does the same relative to the destination's
+// boundary (aligned stores; the source loads are then as aligned as the two
+// addresses allow) and stores the head and tail with masked stores, which
+// write nothing outside dst[0, len).
+//
+// Inputs of 64 to kAlignFrom - 1 bytes take unaligned vectors and the Lanes
+// method (a lane sum modulo 2^64 plus the exact sum of the high 32-bit
+// halves, H: L = A - H * 2^32, and the sum is L + H since 2^32 == 1 (mod
+// 0xffff)), the last vector a masked load. Inputs shorter than 64 bytes take
+// the scalar path of native_sum.h. Only this file is built with the
+// AVX-512 flags (-mavx512f -mavx512bw, and -mbmi2 for the masks' bzhi).
+
+#include "checksum/internal/x86_avx512.h"
+
+#if defined(__x86_64__)
+
+#include <immintrin.h>
+
+#include <cstddef>
+#include <cstdint>
+
+#include "checksum/internal/native_sum.h"
+
+namespace ipsum::checksum::internal {
+namespace {
+
+// kShort: below this length the scalar path is used.
+constexpr size_t kShort = 64;
+// kAlignFrom: from this length on, the aligned 512-byte loop runs (in
+// SumPieces too: such a piece is summed on its own); shorter inputs take
+// SumSmall/CopySmall.
+constexpr size_t kAlignFrom = 512;
+// kVector is the bytes of one vector, kBlock the bytes one step of the loop
+// reads (eight vectors).
+constexpr size_t kVector = 64;
+constexpr size_t kBlock = 512;
+// kMaxBlocks bounds the blocks added to one Wide before it is reduced, so
+// that its estimate is within 2^63 of the exact sum (see the top of this
+// file).
+constexpr size_t kMaxBlocks = 320;
+// kChunkBlocks bounds the blocks of one run of the loop: with the first
+// (head-masked) block and the tail's at most eight single vectors, one Wide
+// holds at most kChunkBlocks + 9 <= kMaxBlocks.
+constexpr size_t kChunkBlocks = 256;
+static_assert(kChunkBlocks + 9 <= kMaxBlocks);
+// kLanesChunk bounds the bytes added to one pair of Lanes in SumPieces, so
+// that the exact sums L and H of each lane stay below 2^64 (at most 2^30
+// vectors of 2^32 per lane).
+constexpr size_t kLanesChunk = size_t{1} << 36;
+
+// Load reads 64 unaligned bytes into a register. The empty asm pins the
+// value in that register: without it the compiler may fold the load into
+// the add as a memory operand and load the same bytes a second time for the
+// average, doubling the loads per byte, which are the bottleneck.
+[[gnu::always_inline]] inline __m512i Load(const uint8_t* p) {
+  __m512i x = _mm512_loadu_si512(p);
+  __asm__("" : "+v"(x));
+  return x;
+}
+
+// U64x8 is eight 64-bit lanes as a GCC/Clang vector type: shifts and
+// horizontal sums written with it compile to the same instructions as the
+// intrinsics, without GCC 12's spurious -Wmaybe-uninitialized warnings from
+// the intrinsics' undefined pass-through operands.
+using U64x8 = uint64_t __attribute__((vector_size(64)));
+using U64x4 = uint64_t __attribute__((vector_size(32)));
+using U64x2 = uint64_t __attribute__((vector_size(16)));
+
+[[gnu::always_inline]] inline __m512i ShiftRight(__m512i x, int n) {
+  return reinterpret_cast<__m512i>(reinterpret_cast<U64x8>(x) >> n);
+}
+
+[[gnu::always_inline]] inline __m512i ShiftLeft(__m512i x, int n) {
+  return reinterpret_cast<__m512i>(reinterpret_cast<U64x8>(x) << n);
+}
+
+// HorizontalSum returns the sum of the eight lanes of x modulo 2^64.
+[[gnu::always_inline]] inline uint64_t HorizontalSum(__m512i x) {
+  const U64x8 v = reinterpret_cast<U64x8>(x);
+  const U64x4 s4 = __builtin_shufflevector(v, v, 0, 1, 2, 3) +
+                   __builtin_shufflevector(v, v, 4, 5, 6, 7);
+  const U64x2 s2 = __builtin_shufflevector(s4, s4, 0, 1) +
+                   __builtin_shufflevector(s4, s4, 2, 3);
+  return s2[0] + s2[1];
+}
+
+// LoadMasked reads the bytes of the 64 at p that `k` selects and zeroes the
+// others; a byte not selected is not read (no fault, no sanitizer report).
+[[gnu::always_inline]] inline __m512i LoadMasked(const uint8_t* p,
+                                                 __mmask64 k) {
+  return _mm512_maskz_loadu_epi8(k, p);
+}
+
+[[gnu::always_inline]] inline void Store(uint8_t* p, __m512i x) {
+  _mm512_storeu_si512(p, x);
+}
+
+// StoreMasked writes the bytes of x that `k` selects to p; nothing else.
+[[gnu::always_inline]] inline void StoreMasked(uint8_t* p, __mmask64 k,
+                                               __m512i x) {
+  _mm512_mask_storeu_epi8(p, k, x);
+}
+
+// FirstBytes returns the mask of the first n <= 64 bytes of a vector (bzhi
+// leaves all 64 bits for n = 64).
+[[gnu::always_inline]] inline __mmask64 FirstBytes(size_t n) {
+  return _bzhi_u64(~uint64_t{0}, static_cast<unsigned>(n));
+}
+
+// Lanes holds one pair of accumulators: `a`, the lane sums modulo 2^64, and
+// `h`, the exact sums of the lanes' high 32-bit halves.
+struct Lanes {
+  __m512i a = _mm512_setzero_si512();
+  __m512i h = _mm512_setzero_si512();
+
+  [[gnu::always_inline]] void Add(__m512i x) {
+    a = _mm512_add_epi64(a, x);
+    h = _mm512_add_epi64(h, ShiftRight(x, 32));
+  }
+
+  [[gnu::always_inline]] void Merge(const Lanes& o) {
+    a = _mm512_add_epi64(a, o.a);
+    h = _mm512_add_epi64(h, o.h);
+  }
+
+  // Native returns a native accumulator of everything added: per lane the
+  // exact L = a - h * 2^32 and h, each split into 32-bit halves and summed
+  // (below 2^34 per lane) and then across the eight lanes, exact, below
+  // 2^37.
+  [[gnu::always_inline]] uint64_t Native() const {
+    const __m512i l = _mm512_sub_epi64(a, ShiftLeft(h, 32));
+    const __m512i lo = _mm512_set1_epi64(0xffffffff);
+    const __m512i s = _mm512_add_epi64(
+        _mm512_add_epi64(_mm512_and_si512(l, lo), ShiftRight(l, 32)),
+        _mm512_add_epi64(_mm512_and_si512(h, lo), ShiftRight(h, 32)));
+    return HorizontalSum(s);
+  }
+};
+
+// Wide holds the accumulators of the 512-byte loop (see the top of this
+// file): `a` + `b`, the lane sums modulo 2^64, and `g`, the sums of the
+// lanes' top-word estimates, in units of 2^51. At most kMaxBlocks blocks
+// may be added to one Wide.
+struct Wide {
+  __m512i a = _mm512_setzero_si512();
+  __m512i b = _mm512_setzero_si512();
+  __m512i g = _mm512_setzero_si512();
+
+  // AddBlock adds eight vectors: each into a lane sum, their top words
+  // averaged in a tree into `g`.
+  [[gnu::always_inline]] void AddBlock(__m512i t0, __m512i t1, __m512i t2,
+                                       __m512i t3, __m512i t4, __m512i t5,
+                                       __m512i t6, __m512i t7) {
+    const __m512i r0 = _mm512_avg_epu16(t0, t1);
+    const __m512i r1 = _mm512_avg_epu16(t2, t3);
+    const __m512i r2 = _mm512_avg_epu16(t4, t5);
+    const __m512i r3 = _mm512_avg_epu16(t6, t7);
+    a = _mm512_add_epi64(a, t0);
+    b = _mm512_add_epi64(b, t1);
+    a = _mm512_add_epi64(a, t2);
+    b = _mm512_add_epi64(b, t3);
+    a = _mm512_add_epi64(a, t4);
+    b = _mm512_add_epi64(b, t5);
+    a = _mm512_add_epi64(a, t6);
+    b = _mm512_add_epi64(b, t7);
+    const __m512i r =
+        _mm512_avg_epu16(_mm512_avg_epu16(r0, r1), _mm512_avg_epu16(r2, r3));
+    g = _mm512_add_epi64(g, ShiftRight(r, 48));
+  }
+
+  // AddVector adds one vector as a block of its own: into a lane sum, and
+  // its lanes' values in units of 2^51, rounded down, into `g`. For one
+  // lane, 0 <= c - e < 2^51, within the bound of a block.
+  [[gnu::always_inline]] void AddVector(__m512i x) {
+    a = _mm512_add_epi64(a, x);
+    g = _mm512_add_epi64(g, ShiftRight(x, 51));
+  }
+
+  // Native returns the exact sum T of everything added as a native
+  // accumulator: T modulo 2^64 - 1, end-around carry. T = T' + d with T' =
+  // 2^51 G and d = A - T' modulo 2^64 read as signed (|d| < 2^63); its low
+  // 64 bits are A, its high ones those of T' plus the carry out of the low
+  // ones, minus one if d < 0. Zero only if T is, i.e. only for all-zero data.
+  [[gnu::always_inline]] uint64_t Native() const {
+    // Both horizontal sums at once: [a0 + a1, g0 + g1, a2 + a3, g2 + g3,
+    // ...] and then across the four pairs.
+    const U64x8 x = reinterpret_cast<U64x8>(_mm512_add_epi64(a, b));
+    const U64x8 y = reinterpret_cast<U64x8>(g);
+    const U64x8 s8 = __builtin_shufflevector(x, y, 0, 8, 2, 10, 4, 12, 6, 14) +
+                     __builtin_shufflevector(x, y, 1, 9, 3, 11, 5, 13, 7, 15);
+    const U64x4 s4 = __builtin_shufflevector(s8, s8, 0, 1, 2, 3) +
+                     __builtin_shufflevector(s8, s8, 4, 5, 6, 7);
+    const U64x2 s2 = __builtin_shufflevector(s4, s4, 0, 1) +
+                     __builtin_shufflevector(s4, s4, 2, 3);
+    const uint64_t sum_a = s2[0];
+    const uint64_t sum_g = s2[1];
+    const uint64_t est_lo = sum_g << 51;  // sum_g < 2^28: T' < 2^79.
+    const uint64_t d = sum_a - est_lo;
+    const uint64_t hi = (sum_g >> 13) + (sum_a < est_lo) - (d >> 63);
+    return AddEndAround(sum_a, hi);
+  }
+};
+
+// AddBlocks adds the `blocks` (> 0) 512-byte blocks at p to `w` and
+// advances p past them: Wide::AddBlock per block, in assembly so that the
+// compiler neither folds a load into an add (and loads the bytes again for
+// the average) nor turns the two chains of adds into a tree (measured 15%
+// slower). Always inlined, so that the accumulators stay in registers.
+[[gnu::always_inline]] inline void AddBlocks(const uint8_t*& p, size_t blocks,
+                                             Wide& w) {
+  const uint8_t* const end = p + blocks * kBlock;
+  __m512i t0, t1, t2, t3, t4, t5, t6, t7, r0, r1, r2, r3;
+  __asm__(
+      "1:\n\t"
+      "vmovdqu64 (%[p]), %[t0]\n\t"
+      "vmovdqu64 64(%[p]), %[t1]\n\t"
+      "vmovdqu64 128(%[p]), %[t2]\n\t"
+      "vmovdqu64 192(%[p]), %[t3]\n\t"
+      "vmovdqu64 256(%[p]), %[t4]\n\t"
+      "vmovdqu64 320(%[p]), %[t5]\n\t"
+      "vmovdqu64 384(%[p]), %[t6]\n\t"
+      "vmovdqu64 448(%[p]), %[t7]\n\t"
+      "vpavgw %[t1], %[t0], %[r0]\n\t"
+      "vpavgw %[t3], %[t2], %[r1]\n\t"
+      "vpavgw %[t5], %[t4], %[r2]\n\t"
+      "vpavgw %[t7], %[t6], %[r3]\n\t"
+      "vpaddq %[t1], %[t0], %[t0]\n\t"
+      "vpaddq %[t3], %[t2], %[t2]\n\t"
+      "vpaddq %[t5], %[t4], %[t4]\n\t"
+      "vpaddq %[t7], %[t6], %[t6]\n\t"
+      "vpaddq %[t2], %[t0], %[t0]\n\t"
+      "vpaddq %[t6], %[t4], %[t4]\n\t"
+      "vpaddq %[t0], %[a], %[a]\n\t"
+      "vpaddq %[t4], %[b], %[b]\n\t"
+      "vpavgw %[r1], %[r0], %[r0]\n\t"
+      "vpavgw %[r3], %[r2], %[r2]\n\t"
+      "vpavgw %[r2], %[r0], %[r0]\n\t"
+      "vpsrlq $48, %[r0], %[r0]\n\t"
+      "vpaddq %[r0], %[g], %[g]\n\t"
+      "addq $512, %[p]\n\t"
+      "cmpq %[end], %[p]\n\t"
+      "jb 1b\n\t"
+      : [p] "+r"(p), [a] "+v"(w.a), [b] "+v"(w.b), [g] "+v"(w.g),
+        [t0] "=&v"(t0), [t1] "=&v"(t1), [t2] "=&v"(t2), [t3] "=&v"(t3),
+        [t4] "=&v"(t4), [t5] "=&v"(t5), [t6] "=&v"(t6), [t7] "=&v"(t7),
+        [r0] "=&v"(r0), [r1] "=&v"(r1), [r2] "=&v"(r2), [r3] "=&v"(r3)
+      : [end] "r"(end)
+      // The loop reads blocks * 512 bytes at p; "memory" says so.
+      : "cc", "memory");
+}
+
+// AddTail adds the last 1..511 bytes of an aligned sum, the `span` bytes at
+// p (64-byte aligned), to `w` as single vectors (at most eight, each
+// counted as a block): whole vectors, straight-line code entered at the
+// count, then the last 1..64 bytes as a masked one.
+[[gnu::always_inline]] inline void AddTail(const uint8_t* p, size_t span,
+                                           Wide& w) {
+  const size_t whole = (span - 1) / kVector;  // 0..7
+  switch (whole) {
+    case 7:
+      w.AddVector(Load(p + 384));
+      [[fallthrough]];
+    case 6:
+      w.AddVector(Load(p + 320));
+      [[fallthrough]];
+    case 5:
+      w.AddVector(Load(p + 256));
+      [[fallthrough]];
+    case 4:
+      w.AddVector(Load(p + 192));
+      [[fallthrough]];
+    case 3:
+      w.AddVector(Load(p + 128));
+      [[fallthrough]];
+    case 2:
+      w.AddVector(Load(p + 64));
+      [[fallthrough]];
+    case 1:
+      w.AddVector(Load(p));
+      [[fallthrough]];
+    default:
+      break;
+  }
+  const size_t last = whole * kVector;
+  w.AddVector(LoadMasked(p + last, FirstBytes(span - last)));
+}
+
+// SumAligned returns the native accumulator, positions counted from `base`
+// (64-byte aligned), of base[off, off + len): off < 64, len >= kBlock. Reads
+// only those bytes. One Wide holds at most the first block, kChunkBlocks
+// blocks and eight tail vectors, fewer than kMaxBlocks.
+uint64_t SumAligned(const uint8_t* base, size_t off, size_t len) {
+  size_t span = off + len;  // Bytes from base to the end, at least kBlock.
+  const uint8_t* p = base;
+  Wide w;
+  w.AddBlock(LoadMasked(p, ~uint64_t{0} << off), Load(p + 64), Load(p + 128),
+             Load(p + 192), Load(p + 256), Load(p + 320), Load(p + 384),
+             Load(p + 448));
+  p += kBlock;
+  span -= kBlock;
+  uint64_t acc = 0;
+  while (span >= kBlock) {
+    size_t blocks = span / kBlock;
+    blocks = blocks < kChunkBlocks ? blocks : kChunkBlocks;
+    AddBlocks(p, blocks, w);
+    span -= blocks * kBlock;
+    if (span >= kBlock) {
+      acc = AddEndAround(acc, w.Native());
+      w = Wide();
+    }
+  }
+  if (span > 0) AddTail(p, span, w);
+  return AddEndAround(acc, w.Native());
+}
+
+// CopyBlocks copies and adds the `blocks` 512-byte blocks at s to d,
+// advancing both. Each store follows its load.
+[[gnu::always_inline]] inline void CopyBlocks(uint8_t*& d, const uint8_t*& s,
+                                              size_t blocks, Wide& w) {
+  for (const uint8_t* const end = s + blocks * kBlock; s != end;
+       s += kBlock, d += kBlock) {
+    const __m512i t0 = Load(s), t1 = Load(s + 64), t2 = Load(s + 128),
+                  t3 = Load(s + 192), t4 = Load(s + 256), t5 = Load(s + 320),
+                  t6 = Load(s + 384), t7 = Load(s + 448);
+    Store(d, t0);
+    Store(d + 64, t1);
+    Store(d + 128, t2);
+    Store(d + 192, t3);
+    Store(d + 256, t4);
+    Store(d + 320, t5);
+    Store(d + 384, t6);
+    Store(d + 448, t7);
+    w.AddBlock(t0, t1, t2, t3, t4, t5, t6, t7);
+  }
+}
+
+// CopyTail is AddTail that also stores each vector from s to d (the last
+// one masked like its load).
+[[gnu::always_inline]] inline void CopyTail(uint8_t* d, const uint8_t* s,
+                                            size_t span, Wide& w) {
+  for (; span > kVector; span -= kVector, s += kVector, d += kVector) {
+    const __m512i x = Load(s);
+    Store(d, x);
+    w.AddVector(x);
+  }
+  const __mmask64 k = FirstBytes(span);
+  const __m512i x = LoadMasked(s, k);
+  StoreMasked(d, k, x);
+  w.AddVector(x);
+}
+
+// CopyAligned copies src[0, len) to dst (dst = base + off, base 64-byte
+// aligned, off < 64, len >= kBlock) and returns the native accumulator of
+// the bytes, positions counted from base. Reads and writes only those bytes.
+uint64_t CopyAligned(uint8_t* base, const uint8_t* src, size_t off,
+                     size_t len) {
+  const __mmask64 head = ~uint64_t{0} << off;
+  size_t span = off + len;
+  uint8_t* d = base;
+  // The source byte that goes to base + i is at s + i; the ones before src
+  // are masked out, never read.
+  const uint8_t* s = src - off;
+  Wide w;
+  {
+    const __m512i t0 = LoadMasked(s, head), t1 = Load(s + 64),
+                  t2 = Load(s + 128), t3 = Load(s + 192), t4 = Load(s + 256),
+                  t5 = Load(s + 320), t6 = Load(s + 384), t7 = Load(s + 448);
+    StoreMasked(d, head, t0);
+    Store(d + 64, t1);
+    Store(d + 128, t2);
+    Store(d + 192, t3);
+    Store(d + 256, t4);
+    Store(d + 320, t5);
+    Store(d + 384, t6);
+    Store(d + 448, t7);
+    w.AddBlock(t0, t1, t2, t3, t4, t5, t6, t7);
+  }
+  d += kBlock;
+  s += kBlock;
+  span -= kBlock;
+  uint64_t acc = 0;
+  while (span >= kBlock) {
+    size_t blocks = span / kBlock;
+    blocks = blocks < kChunkBlocks ? blocks : kChunkBlocks;
+    CopyBlocks(d, s, blocks, w);
+    span -= blocks * kBlock;
+    if (span >= kBlock) {
+      acc = AddEndAround(acc, w.Native());
+      w = Wide();
+    }
+  }
+  if (span > 0) CopyTail(d, s, span, w);
+  return AddEndAround(acc, w.Native());
+}
+
+// AddSmall adds p[0, len), len >= 1, positions counted from p, to two pairs
+// of Lanes: whole vectors, then the last 1..64 bytes as one masked vector.
+[[gnu::always_inline]] inline void AddSmall(const uint8_t* p, size_t len,
+                                            Lanes& s0, Lanes& s1) {
+  for (; len > 2 * kVector; len -= 2 * kVector, p += 2 * kVector) {
+    s0.Add(Load(p));
+    s1.Add(Load(p + kVector));
+  }
+  if (len > kVector) {
+    s0.Add(Load(p));
+    p += kVector;
+    len -= kVector;
+  }
+  s1.Add(LoadMasked(p, FirstBytes(len)));
+}
+
+// SumSmall returns the native accumulator of p[0, len), 1 <= len <
+// kAlignFrom.
+uint64_t SumSmall(const uint8_t* p, size_t len) {
+  Lanes s0, s1;
+  AddSmall(p, len, s0, s1);
+  s0.Merge(s1);
+  return s0.Native();
+}
+
+// CopySmall is SumSmall that also copies p[0, len) to dst.
+uint64_t CopySmall(uint8_t* dst, const uint8_t* p, size_t len) {
+  Lanes s0, s1;
+  for (; len > 2 * kVector;
+       len -= 2 * kVector, p += 2 * kVector, dst += 2 * kVector) {
+    const __m512i x0 = Load(p), x1 = Load(p + kVector);
+    Store(dst, x0);
+    Store(dst + kVector, x1);
+    s0.Add(x0);
+    s1.Add(x1);
+  }
+  if (len > kVector) {
+    const __m512i x = Load(p);
+    Store(dst, x);
+    s0.Add(x);
+    p += kVector;
+    dst += kVector;
+    len -= kVector;
+  }
+  const __mmask64 k = FirstBytes(len);
+  const __m512i x = LoadMasked(p, k);
+  StoreMasked(dst, k, x);
+  s1.Add(x);
+  s0.Merge(s1);
+  return s0.Native();
+}
+
+// BaseOffset returns how many bytes p lies past the 64-byte boundary at or
+// before it.
+[[gnu::always_inline]] inline size_t BaseOffset(const void* p) {
+  return reinterpret_cast<uintptr_t>(p) & (kVector - 1);
+}
+
+}  // namespace
+
+uint16_t X86Avx512Sum(const uint8_t* data, size_t len, uint16_t initial) {
+  if (len < kShort) {
+    return FinishAccumulator(SumShortNative(data, len), initial);
+  }
+  if (len < kAlignFrom) {
+    return FinishAccumulator(SumSmall(data, len), initial);
+  }
+  const size_t off = BaseOffset(data);
+  // Sums counted from the boundary: swapped if data lies an odd distance
+  // past it.
+  return FinishAccumulator(PlaceNative(SumAligned(data - off, off, len), off),
+                           initial);
+}
+
+uint16_t X86Avx512CopySum(uint8_t* dst, const uint8_t* src, size_t len,
+                          uint16_t initial) {
+  if (len < kShort) {
+    return FinishAccumulator(CopyShortNative(dst, src, len), initial);
+  }
+  if (len < kAlignFrom) {
+    return FinishAccumulator(CopySmall(dst, src, len), initial);
+  }
+  const size_t off = BaseOffset(dst);
+  return FinishAccumulator(
+      PlaceNative(CopyAligned(dst - off, src, off, len), off), initial);
+}
+
+uint16_t X86Avx512SumPieces(const std::span<const uint8_t>* pieces,
+                            size_t count, uint16_t initial) {
+  // Two pairs of Lanes kept in registers across the pieces of 64 to
+  // kAlignFrom - 1 bytes and reduced once at the end (or every kLanesChunk
+  // bytes); `acc` holds the scalar parts and the long pieces, each placed by
+  // the parity of its stream offset. A medium piece that starts at an odd
+  // offset gives its first byte to `acc` (the high byte of a little-endian
+  // word) and the rest starts at an even one, so every vector is added as
+  // loaded. Long pieces take the aligned loop and are reduced on their own.
+  Lanes s0, s1;
+  size_t in_lanes = 0;
+  uint64_t acc = 0;
+  size_t odd = 0;
+  for (size_t i = 0; i < count; ++i) {
+    const uint8_t* p = pieces[i].data();
+    const size_t piece_len = pieces[i].size();
+    size_t len = piece_len;
+    if (len < kShort) {
+      acc = AddEndAround(acc, PlaceNative(SumShortNative(p, len), odd));
+    } else if (len < kAlignFrom) {
+      if (odd & 1) {
+        acc = AddEndAround(acc, uint64_t{p[0]} << 8);
+        ++p;
+        --len;  // Still at least 63.
+      }
+      if (in_lanes + len > kLanesChunk) {
+        s0.Merge(s1);
+        acc = AddEndAround(acc, s0.Native());
+        s0 = s1 = Lanes();
+        in_lanes = 0;
+      }
+      in_lanes += len;
+      AddSmall(p, len, s0, s1);
+    } else {
+      const size_t off = BaseOffset(p);
+      acc = AddEndAround(acc,
+                         PlaceNative(SumAligned(p - off, off, len), off ^ odd));
+    }
+    odd ^= piece_len;
+  }
+  s0.Merge(s1);
+  acc = AddEndAround(acc, s0.Native());
+  return FinishAccumulator(acc, initial);
+}
+
+}  // namespace ipsum::checksum::internal
+
+#endif  // defined(__x86_64__)
