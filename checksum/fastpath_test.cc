@@ -9,9 +9,11 @@
 // 0..300 one by one, then powers of two and their neighbours. The sums are
 // checked against the reference as well.
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -75,6 +77,52 @@ TEST_P(FastPathTest, ReadsOnlyTheGivenBytesAtEveryMisalignment) {
       ASSERT_EQ(impl.sum(src, len, 0), want) << len << "/" << skew;
       ASSERT_EQ(impl.copy_sum(dst, src, len, 0), want) << len << "/" << skew;
       ASSERT_EQ(std::memcmp(dst, src, len), 0) << len << "/" << skew;
+    }
+  }
+}
+
+// The AVX2 kernel sums 256-byte blocks as 64-bit lanes modulo 2^64 plus an
+// estimate of each lane's top 16-bit word (x86_avx2.cc). These patterns put
+// its estimate furthest from the truth, lane by lane: top words zero under
+// all-ones low bits (the truth above the estimate), a top word of 1 in one
+// vector of eight (every average rounds up: the estimate above the truth),
+// all-ones top words (a carry out of every lane), and the three alternating,
+// over lengths that fill whole blocks, a chunk and more than one chunk.
+TEST_P(FastPathTest, LaneEstimateExtremesMatchReference) {
+  const Implementation& impl = GetParam();
+  if (!impl.supported()) GTEST_SKIP() << impl.name << " not supported here";
+  const auto pattern = [](int kind, size_t i) -> uint8_t {
+    const size_t in_lane = i % 8, vector = (i / 32) % 8, block = i / 256;
+    switch (kind == 3 ? block % 3 : kind) {
+      case 0:
+        return in_lane < 6 ? 0xff : 0x00;
+      case 1:
+        return vector == 0 && in_lane == 6 ? 0x01 : 0x00;
+      default:
+        return in_lane < 6 ? 0x00 : 0xff;
+    }
+  };
+  for (int kind = 0; kind < 4; ++kind) {
+    for (size_t len : {256, 1500, 65536, 65536 + 300, (1 << 20) + 3}) {
+      std::vector<uint8_t> storage(len + 64), out(len + 64);
+      uint8_t* src =
+          storage.data() + (-reinterpret_cast<uintptr_t>(storage.data()) & 63);
+      uint8_t* dst =
+          out.data() + (-reinterpret_cast<uintptr_t>(out.data()) & 63);
+      for (size_t i = 0; i < len; ++i) src[i] = pattern(kind, i);
+      const uint16_t want = ReferenceSum(src, len, 0);
+      ASSERT_EQ(impl.sum(src, len, 0), want) << kind << "/" << len;
+      ASSERT_EQ(impl.copy_sum(dst, src, len, 0), want) << kind << "/" << len;
+      ASSERT_EQ(std::memcmp(dst, src, len), 0) << kind << "/" << len;
+      const std::span<const uint8_t> whole[] = {{src, len}};
+      ASSERT_EQ(impl.sum_pieces(whole, 1, 0), want) << kind << "/" << len;
+      // Medium pieces share one set of accumulators across the stream.
+      std::vector<std::span<const uint8_t>> pieces;
+      for (size_t at = 0; at < len; at += 2000) {
+        pieces.emplace_back(src + at, std::min<size_t>(2000, len - at));
+      }
+      ASSERT_EQ(impl.sum_pieces(pieces.data(), pieces.size(), 0), want)
+          << kind << "/" << len;
     }
   }
 }
