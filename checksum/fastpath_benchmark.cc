@@ -7,8 +7,6 @@
 //   BM_ReadBaseline/len:N     the bandwidth limit: an AVX2 loop that only
 //                             reads the bytes (read_baseline_avx2.h); the
 //                             target is sum >= 0.7x of it at 1500 B..64 KiB.
-//   BM_ReadBaseline512/len:N  the same with 512-bit loads
-//                             (read_baseline_avx512.h), where supported.
 //   BM_InCache/<impl>/len:N   the same lengths as BM_ReadBaseline (plus
 //                             1500), in the same run, for the ratio.
 //   BM_Interleaved/<impl>/... alternates two (length, offset) pairs on every
@@ -19,8 +17,12 @@
 //                             last-level cache we run on: memory bandwidth.
 //   BM_CopyOutOfCache/<impl>  the fused copy at the same sizes, next to
 //   BM_MemcpyOutOfCache       memcpy of the same bytes.
-//   BM_ShortChecksum/len:N    the public Checksum (dispatch included) on
-//   BM_ShortMemcpy/len:N      7..40 bytes, next to memcpy of the same bytes.
+//   BM_ShortChecksum/len:N/off:M  the public Checksum (dispatch included)
+//   BM_ShortMemcpy/len:N/off:M    on 7..40 bytes at `off` past a 64-byte
+//                                 boundary, next to memcpy of the same
+//                                 bytes (the cases and 20, 28).
+//   BM_InterleavedChecksum/...    the public Checksum, and memcpy, with
+//   BM_InterleavedMemcpy/...      BM_Interleaved's pairs and loop.
 //
 //   bazel run -c opt //checksum:fastpath_benchmark -- --benchmark_filter=Inter
 
@@ -34,7 +36,6 @@
 #include "checksum/internal/bench_bytes.h"
 #include "checksum/internal/impl.h"
 #include "checksum/read_baseline_avx2.h"
-#include "checksum/read_baseline_avx512.h"
 
 namespace ipsum::checksum {
 namespace {
@@ -62,23 +63,6 @@ void BM_ReadBaseline(benchmark::State& state) {
   state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * len));
 }
 
-// BM_ReadBaseline512 is BM_ReadBaseline with 512-bit loads
-// (read_baseline_avx512.h): the limit for the AVX-512 implementation.
-void BM_ReadBaseline512(benchmark::State& state) {
-  if (!ReadBaseline512Supported()) {
-    state.SkipWithError("needs x86-64 with AVX-512F and AVX-512BW");
-    return;
-  }
-  const auto len = static_cast<size_t>(state.range(0));
-  Buffer buf(len);
-  const uint8_t* p = buf.at(0);
-  for (auto _ : state) {
-    benchmark::DoNotOptimize(p);
-    benchmark::DoNotOptimize(ReadBaselineAvx512(p, len));
-  }
-  state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * len));
-}
-
 // BM_Interleaved alternates (len0, off0) and (len1, off1) on every call.
 void BM_Interleaved(benchmark::State& state, const Implementation* impl) {
   if (!impl->supported()) {
@@ -95,6 +79,46 @@ void BM_Interleaved(benchmark::State& state, const Implementation* impl) {
   for (auto _ : state) {
     benchmark::DoNotOptimize(p[i]);
     benchmark::DoNotOptimize(impl->sum(p[i], len[i], 0));
+    i ^= 1;
+  }
+  state.SetBytesProcessed(
+      static_cast<int64_t>(state.iterations() * (len[0] + len[1]) / 2));
+}
+
+// BM_InterleavedChecksum is BM_Interleaved through the public Checksum.
+void BM_InterleavedChecksum(benchmark::State& state) {
+  const size_t len[2] = {static_cast<size_t>(state.range(0)),
+                         static_cast<size_t>(state.range(2))};
+  const size_t off[2] = {static_cast<size_t>(state.range(1)),
+                         static_cast<size_t>(state.range(3))};
+  Buffer buf(len[0] + len[1] + 128);
+  const uint8_t* p[2] = {buf.at(off[0]), buf.at(64 + len[0] + off[1])};
+  size_t i = 0;
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(p[i]);
+    benchmark::DoNotOptimize(Checksum(p[i], len[i], 0));
+    i ^= 1;
+  }
+  state.SetBytesProcessed(
+      static_cast<int64_t>(state.iterations() * (len[0] + len[1]) / 2));
+}
+
+// BM_InterleavedMemcpy copies what BM_InterleavedChecksum sums, in the same
+// loop: its baseline.
+void BM_InterleavedMemcpy(benchmark::State& state) {
+  const size_t len[2] = {static_cast<size_t>(state.range(0)),
+                         static_cast<size_t>(state.range(2))};
+  const size_t off[2] = {static_cast<size_t>(state.range(1)),
+                         static_cast<size_t>(state.range(3))};
+  Buffer buf(len[0] + len[1] + 128), dst(len[0] + len[1]);
+  const uint8_t* p[2] = {buf.at(off[0]), buf.at(64 + len[0] + off[1])};
+  uint8_t* q = dst.at(0);
+  size_t i = 0;
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(p[i]);
+    benchmark::DoNotOptimize(q);
+    std::memcpy(q, p[i], len[i]);
+    benchmark::ClobberMemory();
     i ^= 1;
   }
   state.SetBytesProcessed(
@@ -153,8 +177,9 @@ void BM_MemcpyOutOfCache(benchmark::State& state) {
 
 void BM_ShortChecksum(benchmark::State& state) {
   const auto len = static_cast<size_t>(state.range(0));
-  Buffer buf(len + 1);
-  const uint8_t* p = buf.at(1);
+  const auto off = static_cast<size_t>(state.range(1));
+  Buffer buf(len + off);
+  const uint8_t* p = buf.at(off);
   for (auto _ : state) {
     benchmark::DoNotOptimize(p);
     benchmark::DoNotOptimize(Checksum(p, len));
@@ -164,8 +189,9 @@ void BM_ShortChecksum(benchmark::State& state) {
 
 void BM_ShortMemcpy(benchmark::State& state) {
   const auto len = static_cast<size_t>(state.range(0));
-  Buffer src(len + 1), dst(len);
-  const uint8_t* p = src.at(1);
+  const auto off = static_cast<size_t>(state.range(1));
+  Buffer src(len + off), dst(len);
+  const uint8_t* p = src.at(off);
   uint8_t* q = dst.at(0);
   for (auto _ : state) {
     benchmark::DoNotOptimize(p);
@@ -176,9 +202,18 @@ void BM_ShortMemcpy(benchmark::State& state) {
   state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * len));
 }
 
-void ShortLengths(benchmark::internal::Benchmark* b) {
-  b->ArgName("len");
-  for (int64_t len : {7, 8, 14, 20, 28, 40}) b->Arg(len);
+// ShortCases: the short (length, offset) cases, then an IPv4
+// header and a length between.
+void ShortCases(benchmark::internal::Benchmark* b) {
+  b->ArgNames({"len", "off"});
+  b->Args({7, 1});
+  b->Args({8, 4});
+  b->Args({14, 0});
+  b->Args({14, 3});
+  b->Args({14, 4});
+  b->Args({20, 0});
+  b->Args({28, 1});
+  b->Args({40, 0});
 }
 
 BENCHMARK(BM_ReadBaseline)
@@ -188,16 +223,11 @@ BENCHMARK(BM_ReadBaseline)
     ->Arg(65536)
     ->Arg(k4MiB)
     ->Arg(k64MiB);
-BENCHMARK(BM_ReadBaseline512)
-    ->ArgName("len")
-    ->Arg(1536)
-    ->Arg(16384)
-    ->Arg(65536)
-    ->Arg(k4MiB)
-    ->Arg(k64MiB);
 BENCHMARK(BM_MemcpyOutOfCache)->ArgName("len")->Arg(k4MiB)->Arg(k64MiB);
-BENCHMARK(BM_ShortChecksum)->Apply(ShortLengths);
-BENCHMARK(BM_ShortMemcpy)->Apply(ShortLengths);
+BENCHMARK(BM_ShortChecksum)->Apply(ShortCases);
+BENCHMARK(BM_ShortMemcpy)->Apply(ShortCases);
+BENCHMARK(BM_InterleavedChecksum)->Apply(InterleavedPairs);
+BENCHMARK(BM_InterleavedMemcpy)->Apply(InterleavedPairs);
 
 // Register registers the per-implementation benchmarks.
 // CompiledImplementations() is safe to call during static initialization.
