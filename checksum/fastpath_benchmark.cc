@@ -7,6 +7,8 @@
 //   BM_ReadBaseline/len:N     the bandwidth limit: an AVX2 loop that only
 //                             reads the bytes (read_baseline_avx2.h); the
 //                             target is sum >= 0.7x of it at 1500 B..64 KiB.
+//   BM_ReadBaseline512/len:N  the same with 512-bit loads
+//                             (read_baseline_avx512.h), where supported.
 //   BM_InCache/<impl>/len:N   the same lengths as BM_ReadBaseline (plus
 //                             1500), in the same run, for the ratio.
 //   BM_Interleaved/<impl>/... alternates two (length, offset) pairs on every
@@ -36,6 +38,7 @@
 #include "checksum/internal/bench_bytes.h"
 #include "checksum/internal/impl.h"
 #include "checksum/read_baseline_avx2.h"
+#include "checksum/read_baseline_avx512.h"
 
 namespace ipsum::checksum {
 namespace {
@@ -59,6 +62,23 @@ void BM_ReadBaseline(benchmark::State& state) {
   for (auto _ : state) {
     benchmark::DoNotOptimize(p);
     benchmark::DoNotOptimize(ReadBaselineAvx2(p, len));
+  }
+  state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * len));
+}
+
+// BM_ReadBaseline512 is BM_ReadBaseline with 512-bit loads
+// (read_baseline_avx512.h): the limit for the AVX-512 implementation.
+void BM_ReadBaseline512(benchmark::State& state) {
+  if (!ReadBaseline512Supported()) {
+    state.SkipWithError("needs x86-64 with AVX-512F and AVX-512BW");
+    return;
+  }
+  const auto len = static_cast<size_t>(state.range(0));
+  Buffer buf(len);
+  const uint8_t* p = buf.at(0);
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(p);
+    benchmark::DoNotOptimize(ReadBaselineAvx512(p, len));
   }
   state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * len));
 }
@@ -217,6 +237,13 @@ void ShortCases(benchmark::internal::Benchmark* b) {
 }
 
 BENCHMARK(BM_ReadBaseline)
+    ->ArgName("len")
+    ->Arg(1536)
+    ->Arg(16384)
+    ->Arg(65536)
+    ->Arg(k4MiB)
+    ->Arg(k64MiB);
+BENCHMARK(BM_ReadBaseline512)
     ->ArgName("len")
     ->Arg(1536)
     ->Arg(16384)
