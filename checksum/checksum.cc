@@ -18,19 +18,17 @@
 namespace ipsum::checksum {
 namespace {
 
-// kInlineShort: inputs shorter than this (headers, ACKs) are summed inline
-// by the scalar path that every fast path uses for its own short inputs
-// (native_sum.h), without the indirect call.
-constexpr size_t kInlineShort = 64;
+// kInlineShort: inputs shorter than this (headers, ACKs) are summed inline,
+// without the indirect call.
+constexpr size_t kInlineShort = internal::kShortLimit;
 
-// ActiveSum is the implementation behind Checksum and Checksummer: the one
-// chosen at run time (dispatch.h), through a cached function pointer.
-inline uint16_t ActiveSum(const uint8_t* data, size_t len, uint16_t initial) {
-  if (len < kInlineShort) {
-    return internal::FinishAccumulator(internal::SumShortNative(data, len),
-                                       initial);
-  }
-  return internal::CallActiveSum(data, len, initial);
+// ActiveSum is the implementation behind Checksum and Checksummer: below
+// kInlineShort bytes native_sum.h's SumShortOr, a size-class tree of
+// straight-line sums; from there on the implementation chosen at run time
+// (dispatch.h), through a cached function pointer.
+[[gnu::always_inline]] inline uint16_t ActiveSum(const uint8_t* data,
+                                                 size_t len, uint16_t initial) {
+  return internal::SumShortOr(data, len, initial, internal::CallActiveSum);
 }
 
 }  // namespace

@@ -560,6 +560,78 @@ TEST(ChecksumTest, MatchesReference) {
             ReferenceSum(big.at(1), size_t{1} << 20, 0));
 }
 
+// The public Checksum sums inputs shorter than 64 bytes inline, in size
+// classes of 8 bytes with a shifted last word and its own fold: every
+// length around them, at every offset of a word, with initial values at the
+// edges and data that makes the word sums carry (all ones, 0xff with one
+// other byte, a small alphabet of edge bytes) as well as random data.
+TEST(ChecksumTest, ShortInputsAtEveryLengthOffsetAndInitialMatchReference) {
+  std::mt19937_64 rng(7);
+  constexpr uint8_t kEdgeBytes[] = {0x00, 0x01, 0x7f, 0x80, 0xfe, 0xff};
+  Buffer buf(96);
+  for (int pattern = 0; pattern < 40; ++pattern) {
+    uint8_t* bytes = buf.at(0);
+    for (size_t i = 0; i < 96; ++i) {
+      switch (pattern % 4) {
+        case 0:
+          bytes[i] = 0xff;
+          break;
+        case 1:
+          bytes[i] = i == static_cast<size_t>(pattern) ? 0xfe : 0xff;
+          break;
+        case 2:
+          bytes[i] = kEdgeBytes[rng() % std::size(kEdgeBytes)];
+          break;
+        default:
+          bytes[i] = static_cast<uint8_t>(rng());
+      }
+    }
+    for (size_t offset = 0; offset < 16; ++offset) {
+      for (size_t len = 0; len <= 80; ++len) {
+        const uint8_t* p = buf.at(offset);
+        for (uint16_t initial :
+             {uint16_t{0}, uint16_t{1}, uint16_t{0x00ff}, uint16_t{0xff00},
+              uint16_t{0xfffe}, uint16_t{0xffff},
+              static_cast<uint16_t>(rng())}) {
+          ASSERT_EQ(Checksum(p, len, initial), ReferenceSum(p, len, initial))
+              << "pattern=" << pattern << " len=" << len << " offset=" << offset
+              << " initial=" << initial;
+        }
+      }
+    }
+  }
+}
+
+// A sum is 0x0000 only for all-zero data and initial: zeros of every short
+// length give back `initial` exactly (0xffff stays 0xffff).
+TEST(ChecksumTest, ShortZerosReturnInitialExactly) {
+  Buffer buf(96, 0);
+  for (size_t offset = 0; offset < 8; ++offset) {
+    for (size_t len = 0; len <= 80; ++len) {
+      for (uint16_t initial : kInitials) {
+        ASSERT_EQ(Checksum(buf.at(offset), len, initial), initial)
+            << "len=" << len << " offset=" << offset;
+      }
+    }
+  }
+}
+
+// The short path loads whole 8- and 4-byte words at both ends of the input:
+// each input here is a heap block of exactly its length, at a few
+// misalignments, so that under --config=asan a read outside it is reported.
+TEST(ChecksumTest, ShortInputsReadOnlyTheirBytes) {
+  for (size_t len = 0; len <= 80; ++len) {
+    for (size_t skew = 0; skew < 8; ++skew) {
+      std::vector<uint8_t> block(skew + len);
+      for (size_t i = 0; i < block.size(); ++i)
+        block[i] = static_cast<uint8_t>(i * 37 + len);
+      const uint8_t* p = block.data() + skew;
+      ASSERT_EQ(Checksum(p, len, 0x0102), ReferenceSum(p, len, 0x0102))
+          << "len=" << len << " skew=" << skew;
+    }
+  }
+}
+
 TEST(CombineTest, SplitAtEveryPointEqualsWhole) {
   std::mt19937_64 rng(3);
   Buffer buf(1001);

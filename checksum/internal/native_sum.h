@@ -36,6 +36,24 @@
 // inlined (see above).
 #define IPSUM_KERNEL_INLINE [[gnu::always_inline]] static inline
 
+// IPSUM_SHORT_ASM: SumWordsShort loads the words inside its asm on x86-64,
+// where AddressSanitizer cannot see them; under ASan it uses the portable
+// code, which loads the same addresses, so that a read outside the input is
+// still reported.
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define IPSUM_SHORT_ASAN 1
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__)
+#define IPSUM_SHORT_ASAN 1
+#endif
+#if defined(__x86_64__) && !defined(IPSUM_SHORT_ASAN)
+#define IPSUM_SHORT_ASM 1
+#else
+#define IPSUM_SHORT_ASM 0
+#endif
+
 namespace ipsum::checksum::internal {
 
 // LoadNative64 reads 8 bytes at `p` (any alignment) in host order.
@@ -199,6 +217,163 @@ IPSUM_KERNEL_INLINE uint64_t SumShortNative(const uint8_t* p, size_t len) {
     return uint64_t{LoadNative16(p)} + third;
   }
   return len == 1 ? uint64_t{p[0]} << odd_shift : 0;
+}
+
+// --- The public Checksum's inline path for inputs shorter than 64 bytes ---
+//
+// At these lengths the cost is the instruction count, not the bytes: a
+// 40-byte sum has five loads to do, and a call to memcpy of the same bytes
+// costs about six cycles. So SumShortOr below takes one branch tree on the
+// length (which also routes 64 bytes and more to the caller's long path),
+// and each size class is one straight run: on x86-64 a single add-with-carry
+// chain over the class's fixed number of words, the fold and the byte swap,
+// in one asm statement so that the compiler does not merge the classes'
+// common tails behind a jump.
+
+// kShortLimit: SumShortOr sums inputs shorter than this inline.
+inline constexpr size_t kShortLimit = 64;
+
+// InitialNative returns `initial`, a big-endian sum, as a native
+// accumulator. On a little-endian host it is shifted up 8 bits: a
+// multiplication by 2^8 modulo 0xffff, which is its byte swap (RFC 1071
+// section 2(B)), and it needs no zero-extension afterwards. Zero only if
+// `initial` is.
+IPSUM_KERNEL_INLINE constexpr uint64_t InitialNative(uint16_t initial) {
+  return kHostIsBigEndian ? uint64_t{initial} : uint64_t{initial} << 8;
+}
+
+// FinishShort turns a native accumulator into the SumFn result (the
+// big-endian sum, folded): two rotate-and-add steps on the whole word. The
+// first leaves in the high half h the end-around sum of the two halves (see
+// FoldNative) and in the low half h - c, c being that sum's end-around
+// carry; the second adds the word rotated by 16, which leaves in the top 16
+// bits the end-around sum of h's two 16-bit halves. That the low half's
+// carries into the top never change it was checked for every (h, c) state,
+// all 2^33 of them, against FoldNative's second step. Zero only if `acc`
+// is. On a little-endian host a 64-bit byte swap then moves the top 16 bits
+// to the bottom and swaps their bytes in the same instruction.
+IPSUM_KERNEL_INLINE constexpr uint16_t FinishShort(uint64_t acc) {
+  const uint64_t y = acc + std::rotl(acc, 32);
+  const uint64_t z = y + std::rotl(y, 16);
+  if (kHostIsBigEndian) return static_cast<uint16_t>(z >> 48);
+  return static_cast<uint16_t>(__builtin_bswap64(z));
+}
+
+// DropBitsBeforeEnd returns the shift count (for DropLeadingBytes) that
+// removes from a word loaded so that it ends at byte `len` the bytes that
+// lie before the last len % 8 (all 8 when len % 8 == 0), and for a 4-byte
+// word, 4 <= len <= 8, the bytes before offset 4: 8 * (8 - len % 8) modulo
+// 64, which is -8 * len modulo 64.
+IPSUM_KERNEL_INLINE constexpr unsigned DropBitsBeforeEnd(size_t len) {
+  return (0u - 8 * static_cast<unsigned>(len)) & 63;
+}
+
+// SumWordsShort returns the SumFn result for `acc`, a native accumulator,
+// plus data[0, len), where 8 * kWords < len <= 8 * kWords + 8 and len >= 8:
+// the first kWords 8-byte words, then the last 8 bytes of the input with
+// the ones the words already counted shifted out, so that the rest keep
+// the 16-bit word positions of their offsets.
+template <int kWords>
+IPSUM_KERNEL_INLINE uint16_t SumWordsShort(const uint8_t* p, size_t len,
+                                           uint64_t acc) {
+  static_assert(kWords >= 0 && kWords <= 7);
+#if IPSUM_SHORT_ASM
+  // One carry chain, the carry out of bit 63 added back at the end (x86
+  // masks the shift count to 6 bits, so `imul` by -8 is the whole of
+  // DropBitsBeforeEnd); then FinishShort.
+  uint64_t t;
+  uint64_t count;
+  __asm__(
+      "imull $-8, %k[len], %k[count]\n\t"
+      "movq -8(%[p],%[len]), %[t]\n\t"
+      "shrq %%cl, %[t]\n\t"
+      "addq %[t], %[acc]\n\t"
+      ".if %c[k] > 0\n\tadcq (%[p]), %[acc]\n\t.endif\n\t"
+      ".if %c[k] > 1\n\tadcq 8(%[p]), %[acc]\n\t.endif\n\t"
+      ".if %c[k] > 2\n\tadcq 16(%[p]), %[acc]\n\t.endif\n\t"
+      ".if %c[k] > 3\n\tadcq 24(%[p]), %[acc]\n\t.endif\n\t"
+      ".if %c[k] > 4\n\tadcq 32(%[p]), %[acc]\n\t.endif\n\t"
+      ".if %c[k] > 5\n\tadcq 40(%[p]), %[acc]\n\t.endif\n\t"
+      ".if %c[k] > 6\n\tadcq 48(%[p]), %[acc]\n\t.endif\n\t"
+      "adcq $0, %[acc]\n\t"
+      "movq %[acc], %[t]\n\t"
+      "rolq $32, %[t]\n\t"
+      "addq %[t], %[acc]\n\t"
+      "movq %[acc], %[t]\n\t"
+      "rolq $16, %[t]\n\t"
+      "addq %[t], %[acc]\n\t"
+      "bswapq %[acc]"
+      : [acc] "+&r"(acc), [t] "=&r"(t), [count] "=&c"(count)
+      // The bytes the asm may read: p[0, 8 * kWords + 8) holds all of them
+      // (and up to 7 past the end, which it does not read). One operand at
+      // `p` itself: a second one for the last word would cost a `lea`.
+      : [len] "r"(len), [p] "r"(p), [k] "n"(kWords),
+        "m"(*reinterpret_cast<const uint8_t(*)[8 * kWords + 8]>(p))
+      : "cc");
+  return static_cast<uint16_t>(acc);
+#else
+  WideSum s = {acc, 0};
+  AddWord(s,
+          DropLeadingBytes(LoadNative64(p + len - 8), DropBitsBeforeEnd(len)));
+  for (int i = 0; i < kWords; ++i) AddWord(s, LoadNative64(p + 8 * i));
+  return FinishShort(Native(s));
+#endif
+}
+
+// SumTinyShort returns the SumFn result for `acc`, a native accumulator,
+// plus data[0, len), len < 8: two overlapping 4-byte loads, or a 2-byte
+// load and a byte.
+IPSUM_KERNEL_INLINE uint16_t SumTinyShort(const uint8_t* p, size_t len,
+                                          uint64_t acc) {
+  if (len >= 4) {
+    // Bytes 0..3, then bytes 4..len-1 out of the last four.
+    uint64_t tail = LoadNative32(p + len - 4);
+#if defined(__x86_64__)
+    // The shift count masked by the CPU, not by an extra `and`.
+    __asm__("shrq %%cl, %[tail]"
+            : [tail] "+r"(tail)
+            : "c"(static_cast<uint32_t>(len) * -8u)
+            : "cc");
+#else
+    tail = DropLeadingBytes(tail, DropBitsBeforeEnd(len)) & 0xffffffff;
+#endif
+    return FinishShort(acc + LoadNative32(p) + tail);
+  }
+  // A lone byte at an even offset is the high-order byte of a big-endian
+  // word (RFC 1071 4.1): the low byte of a little-endian one.
+  const unsigned odd_shift = kHostIsBigEndian ? 8 : 0;
+  if (len >= 2) {
+    const uint64_t third = len == 3 ? uint64_t{p[2]} << odd_shift : 0;
+    return FinishShort(acc + LoadNative16(p) + third);
+  }
+  return FinishShort(len == 1 ? acc + (uint64_t{p[0]} << odd_shift) : acc);
+}
+
+// SumShortOr returns the SumFn result for data[0, len) and `initial`:
+// summed inline when len < kShortLimit, else `long_sum(p, len, initial)`.
+// The size-class tree puts 8..16 (UDP, Ethernet headers) and 17..40 (IPv4,
+// IPv6, TCP/IP headers) two or three compares deep; the long inputs' test
+// is part of it, not a compare in front of every short input.
+template <typename LongSum>
+IPSUM_KERNEL_INLINE uint16_t SumShortOr(const uint8_t* p, size_t len,
+                                        uint16_t initial, LongSum long_sum) {
+  const uint64_t acc = InitialNative(initial);
+  if (len <= 16) {
+    if (len > 8) return SumWordsShort<1>(p, len, acc);
+    if (len == 8) return SumWordsShort<0>(p, len, acc);
+    return SumTinyShort(p, len, acc);
+  }
+  if (len <= 40) {
+    if (len <= 24) return SumWordsShort<2>(p, len, acc);
+    if (len <= 32) return SumWordsShort<3>(p, len, acc);
+    return SumWordsShort<4>(p, len, acc);
+  }
+  if (len < kShortLimit) {
+    if (len <= 48) return SumWordsShort<5>(p, len, acc);
+    if (len <= 56) return SumWordsShort<6>(p, len, acc);
+    return SumWordsShort<7>(p, len, acc);
+  }
+  return long_sum(p, len, initial);
 }
 
 // SumPiecesScalar is a SumPiecesFn (impl.h) built on `kPieceNative`, which
