@@ -13,6 +13,9 @@
 // real headers: 1400/0, 40/0 (IPv6 or TCP), 8/4 (UDP header), 14/0, 14/4,
 // 14/3 (Ethernet header, aligned or not) and 7/1.
 //
+// BM_CopyAvx2/len:<bytes>/off:0 (x86-64) copies with the loads and stores of
+// the AVX2 copy+sum and no checksum: its floor.
+//
 // BM_SumPieces/<implementation>/bytes:1500/pieces:<1, 3, 17> times the sum
 // of a list of pieces (ChecksumPieces), pieces:1 being the contiguous case.
 //
@@ -107,6 +110,70 @@ void BM_Memcpy(benchmark::State& state) {
   state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * len));
 }
 
+#if defined(__x86_64__)
+// CopyAvx2 copies src[0, len), len >= 32, to dst with the loads and stores
+// of X86Avx2CopySum's loop and nothing else (no checksum): 256 bytes per
+// step, each 32-byte store right after its load, then 32-byte steps and
+// the last 32 bytes (overlapping). In assembly, so that this file needs no
+// -mavx2; run only where the CPU has AVX2.
+void CopyAvx2(uint8_t* dst, const uint8_t* src, size_t len) {
+  const uint8_t* const end = src + (len & ~size_t{255});
+  if (src < end) {
+    __asm__ volatile(
+        "1:\n\t"
+        ".irp i, 0, 1, 2, 3, 4, 5, 6, 7\n\t"
+        "vmovdqu 32 * \\i(%[s]), %%ymm0\n\t"
+        "vmovdqu %%ymm0, 32 * \\i(%[d])\n\t"
+        ".endr\n\t"
+        "addq $256, %[s]\n\t"
+        "addq $256, %[d]\n\t"
+        "cmpq %[end], %[s]\n\t"
+        "jb 1b\n\t"
+        : [s] "+r"(src), [d] "+r"(dst)
+        : [end] "r"(end)
+        : "cc", "memory", "xmm0");
+  }
+  len &= 255;
+  for (; len >= 32; len -= 32, src += 32, dst += 32) {
+    __asm__ volatile("vmovdqu (%[s]), %%ymm0\n\tvmovdqu %%ymm0, (%[d])"
+                     :
+                     : [s] "r"(src), [d] "r"(dst)
+                     : "memory", "xmm0");
+  }
+  if (len > 0) {
+    __asm__ volatile("vmovdqu (%[s]), %%ymm0\n\tvmovdqu %%ymm0, (%[d])"
+                     :
+                     : [s] "r"(src + len - 32), [d] "r"(dst + len - 32)
+                     : "memory", "xmm0");
+  }
+  __asm__ volatile("vzeroupper" ::: "memory");
+}
+
+// BM_CopyAvx2 is the floor for BM_CopySum/x86_avx2: CopyAvx2, the same
+// loads and stores without the checksum, next to BM_Memcpy (which glibc
+// does with 64-byte AVX-512 stores here up to 2 KiB and with rep movsb
+// above, which writes whole lines without reading them first).
+void BM_CopyAvx2(benchmark::State& state) {
+  if (!__builtin_cpu_supports("avx2")) {
+    state.SkipWithError("needs x86-64 with AVX2");
+    return;
+  }
+  const auto len = static_cast<size_t>(state.range(0));
+  const auto off = static_cast<size_t>(state.range(1));
+  Bytes src(len + off);
+  Bytes dst(len);
+  const uint8_t* p = src.at(off);
+  uint8_t* q = dst.at(0);
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(p);
+    benchmark::DoNotOptimize(q);
+    CopyAvx2(q, p, len);
+    benchmark::ClobberMemory();
+  }
+  state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * len));
+}
+#endif
+
 // BM_SumPieces times `sum_pieces` over `bytes` bytes held as `pieces`
 // pieces, each at the start of its own 64-byte aligned 4 KiB block (as
 // separate chunks of a buffer), every piece but the last of odd length.
@@ -175,6 +242,11 @@ const bool kRegistered = [] {
         ->Apply(Lengths);
   }
   benchmark::RegisterBenchmark("BM_Memcpy", BM_Memcpy)->Apply(Lengths);
+#if defined(__x86_64__)
+  benchmark::RegisterBenchmark("BM_CopyAvx2", BM_CopyAvx2)
+      ->ArgNames({"len", "off"})
+      ->ArgsProduct({{1500, 4096, 16384, 32768, 65536}, {0}});
+#endif
   for (const Implementation& impl : CompiledImplementations()) {
     benchmark::RegisterBenchmark(
         (std::string("BM_SumPieces/") + impl.name).c_str(), BM_SumPieces,
