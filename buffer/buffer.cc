@@ -6,11 +6,13 @@
 
 #include "buffer/buffer.h"
 
+#include <cstddef>
 #include <cstring>
 #include <iterator>
 #include <memory>
 #include <new>
 #include <span>
+#include <type_traits>
 
 #include "checksum/checksum.h"
 
@@ -49,9 +51,9 @@ View View::Copy(std::span<const uint8_t> bytes, size_t headroom) {
 std::span<uint8_t> View::MutableSpan() {
   if (chunk_ == nullptr) return {};
   if (!chunk_->unique()) {
-    *this = Copy(span(), std::min(offset_, kPrependHeadroom));
+    *this = Copy(span(), std::min(offset(), kPrependHeadroom));
   }
-  return {mutable_data(), length_};
+  return {mutable_data(), size()};
 }
 
 // ---------------------------------------------------------------------------
@@ -66,8 +68,9 @@ void Buffer::Append(View v) {
   const size_t n = v.size();
   if (!views_.empty()) {
     View& last = views_.back();
-    if (last.chunk_ == v.chunk_ && last.offset_ + last.length_ == v.offset_) {
-      last.length_ += n;
+    if (last.chunk_ == v.chunk_ &&
+        last.window_.data() + last.window_.size() == v.window_.data()) {
+      last.window_ = {last.window_.data(), last.window_.size() + n};
       size_ += n;
       return;  // `v` drops its (duplicate) reference.
     }
@@ -81,9 +84,9 @@ void Buffer::Prepend(View v) {
   const size_t n = v.size();
   if (!views_.empty()) {
     View& first = views_.front();
-    if (first.chunk_ == v.chunk_ && v.offset_ + n == first.offset_) {
-      first.offset_ = v.offset_;
-      first.length_ += n;
+    if (first.chunk_ == v.chunk_ &&
+        v.window_.data() + n == first.window_.data()) {
+      first.window_ = {v.window_.data(), first.window_.size() + n};
       size_ += n;
       return;
     }
@@ -257,11 +260,10 @@ std::optional<Buffer> Buffer::CloneRange(size_t offset, size_t length) const {
   out->size_ = length;
   while (length != 0) {
     const View& v = views_[i++];
-    size_t n = std::min(v.length_ - in_view, length);
+    size_t n = std::min(v.size() - in_view, length);
     out->views_.push_back(View(v));  // Shares the chunk.
     View& copy = out->views_.back();
-    copy.offset_ += in_view;
-    copy.length_ = n;
+    copy.window_ = copy.window_.subspan(in_view, n);
     length -= n;
     in_view = 0;
   }
@@ -376,8 +378,8 @@ uint16_t Buffer::SumFrom(size_t index, size_t offset, size_t length,
   size_t skip = offset;
   size_t left = length;
   for (size_t count = 0; count < max; ++count) {
-    const uint8_t* p = v[count].chunk_->data() + v[count].offset_ + skip;
-    const size_t n = v[count].length_ - skip;
+    const uint8_t* p = v[count].window_.data() + skip;
+    const size_t n = v[count].window_.size() - skip;
     skip = 0;
     if (n >= left) {
       // One piece: its pointer and length stay in registers.
@@ -416,9 +418,8 @@ uint16_t Buffer::SumBatches(size_t index, size_t offset, size_t length,
     size_t count = 0;
     size_t batch_length = 0;
     for (; count < kBatch && length != 0; ++count, ++v) {
-      const size_t n = std::min(v->length_ - offset, length);
-      std::construct_at(&pieces.at[count],
-                        v->chunk_->data() + v->offset_ + offset, n);
+      const size_t n = std::min(v->window_.size() - offset, length);
+      std::construct_at(&pieces.at[count], v->window_.subspan(offset, n));
       batch_length += n;
       length -= n;
       offset = 0;
@@ -444,20 +445,15 @@ std::optional<uint16_t> Buffer::Checksum(size_t offset, size_t length,
 }
 
 uint16_t Buffer::ChecksumAll(uint16_t initial) const {
-  const size_t count = views_.size();
-  if (count <= 16) {
-    union Pieces {
-      Pieces() {}
-      std::span<const uint8_t> at[16];
-    } pieces;
-    const View* v = views_.data();
-    for (size_t i = 0; i < count; ++i) {
-      std::construct_at(&pieces.at[i], v[i].chunk_->data() + v[i].offset_,
-                        v[i].length_);
-    }
-    return checksum::ChecksumPieces({pieces.at, count}, initial);
-  }
-  return SumFrom(0, 0, size_, initial);
+  // The views are handed to the sum where they lie, as an array of records
+  // that start with their span (checksum::ChecksumPieces, strided): no
+  // gathering, so nothing is written between the views and the first load
+  // of data.
+  static_assert(std::is_standard_layout_v<View> && offsetof(View, window_) == 0,
+                "a View must start with its span");
+  if (views_.empty()) return initial;
+  return checksum::ChecksumPieces(&views_.data()->window_, views_.size(),
+                                  sizeof(View), initial);
 }
 
 // ---------------------------------------------------------------------------

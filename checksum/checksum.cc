@@ -46,7 +46,14 @@ uint16_t ChecksumPieces(std::span<const std::span<const uint8_t>> pieces,
   // One piece is a plain Checksum, which keeps its inline short path.
   if (pieces.size() == 1)
     return ActiveSum(pieces[0].data(), pieces[0].size(), initial);
-  return internal::CallActiveSumPieces(pieces.data(), pieces.size(), initial);
+  return internal::CallActiveSumPieces(pieces.data(), pieces.size(),
+                                       sizeof(pieces[0]), initial);
+}
+
+uint16_t ChecksumPieces(const std::span<const uint8_t>* first, size_t count,
+                        size_t stride, uint16_t initial) {
+  if (count == 1) return ActiveSum(first->data(), first->size(), initial);
+  return internal::CallActiveSumPieces(first, count, stride, initial);
 }
 
 uint16_t CopyAndChecksum(uint8_t* dst, const uint8_t* src, size_t len,

@@ -198,7 +198,7 @@ void BM_SumPieces(benchmark::State& state, bool (*supported)(),
   for (auto _ : state) {
     const std::span<const uint8_t>* p = pieces.data();
     benchmark::DoNotOptimize(p);
-    benchmark::DoNotOptimize(sum_pieces(p, count, 0));
+    benchmark::DoNotOptimize(sum_pieces(p, count, sizeof(*p), 0));
   }
   state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * bytes));
 }
@@ -207,8 +207,8 @@ bool Always() { return true; }
 
 // PublicChecksumPieces is checksum::ChecksumPieces as a SumPiecesFn.
 uint16_t PublicChecksumPieces(const std::span<const uint8_t>* pieces,
-                              size_t count, uint16_t initial) {
-  return ChecksumPieces({pieces, count}, initial);
+                              size_t count, size_t stride, uint16_t initial) {
+  return ChecksumPieces(pieces, count, stride, initial);
 }
 
 // PieceCounts registers 1500 bytes (an Ethernet MTU) as 1, 3 and 17 pieces.

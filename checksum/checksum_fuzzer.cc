@@ -182,7 +182,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     for (const internal::Implementation& impl :
          internal::CompiledImplementations()) {
       if (!impl.supported()) continue;
-      const uint16_t got = impl.sum_pieces(pieces, count, initial);
+      const uint16_t got =
+          impl.sum_pieces(pieces, count, sizeof(pieces[0]), initial);
       if (got != want)
         Fail("sum_pieces", impl.name, count, src.size(), got, want);
     }

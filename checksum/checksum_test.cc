@@ -135,10 +135,37 @@ class ImplementationTest : public testing::TestWithParam<Implementation> {
         << "wrote past dst, len=" << len;
   }
 
-  // SumPieces runs sum_pieces over `pieces`.
+  // SumPieces runs sum_pieces over `pieces` laid out three ways, as an
+  // array of spans and as the first member of 24- and 48-byte records (the
+  // strided form buffer::View uses), checks that the three agree and
+  // returns the result.
   uint16_t SumPieces(const std::vector<std::span<const uint8_t>>& pieces,
                      uint16_t initial = 0) {
-    return GetParam().sum_pieces(pieces.data(), pieces.size(), initial);
+    const Implementation& impl = GetParam();
+    const uint16_t packed = impl.sum_pieces(pieces.data(), pieces.size(),
+                                            sizeof(pieces[0]), initial);
+    struct Record24 {
+      std::span<const uint8_t> piece;
+      uint64_t other;
+    };
+    struct Record48 {
+      std::span<const uint8_t> piece;
+      uint64_t other[4];
+    };
+    std::vector<Record24> r24;
+    std::vector<Record48> r48;
+    for (std::span<const uint8_t> piece : pieces) {
+      // The rest of each record holds a plausible span that must be skipped.
+      r24.push_back({piece, ~uint64_t{0}});
+      r48.push_back({piece, {8, 0, ~uint64_t{0}, 1}});
+    }
+    EXPECT_EQ(impl.sum_pieces(r24.empty() ? nullptr : &r24[0].piece, r24.size(),
+                              sizeof(Record24), initial),
+              packed);
+    EXPECT_EQ(impl.sum_pieces(r48.empty() ? nullptr : &r48[0].piece, r48.size(),
+                              sizeof(Record48), initial),
+              packed);
+    return packed;
   }
 
   // ReferencePieces is the reference sum of the concatenation of `pieces`.
@@ -389,7 +416,7 @@ TEST(ReferenceTest, KnownAnswers) {
 TEST_P(ImplementationTest, SumPiecesOfNoPiecesOrEmptyPiecesReturnsInitial) {
   Buffer buf(16);
   for (uint16_t initial : kInitials) {
-    EXPECT_EQ(GetParam().sum_pieces(nullptr, 0, initial), initial);
+    EXPECT_EQ(GetParam().sum_pieces(nullptr, 0, 16, initial), initial);
     EXPECT_EQ(SumPieces({{buf.at(0), 0}, {buf.at(3), 0}}, initial), initial);
   }
 }
@@ -523,6 +550,17 @@ TEST(ChecksumTest, ChecksumPiecesEqualsChecksumOfTheConcatenation) {
       EXPECT_EQ(ChecksumPieces(pieces, 0x8000), Checksum(all, 0x8000))
           << cut1 << " " << cut2;
       EXPECT_EQ(ChecksumPieces(std::span(pieces).first(1), 3),
+                Checksum(all.first(cut1), 3));
+      // The strided form, over records that start with the spans.
+      struct Record {
+        std::span<const uint8_t> piece;
+        const void* owner;
+      };
+      const Record records[] = {
+          {pieces[0], nullptr}, {pieces[1], nullptr}, {pieces[2], nullptr}};
+      EXPECT_EQ(ChecksumPieces(&records[0].piece, 3, sizeof(Record), 0x8000),
+                Checksum(all, 0x8000));
+      EXPECT_EQ(ChecksumPieces(&records[0].piece, 1, sizeof(Record), 3),
                 Checksum(all.first(cut1), 3));
     }
   }

@@ -128,10 +128,10 @@ uint16_t ResolveCopySum(uint8_t* dst, const uint8_t* src, size_t len,
 }
 
 uint16_t ResolveSumPieces(const std::span<const uint8_t>* pieces, size_t count,
-                          uint16_t initial) {
+                          size_t stride, uint16_t initial) {
   const Selection& s = ProcessSelection();
   Install(s);
-  return s.sum_pieces(pieces, count, initial);
+  return s.sum_pieces(pieces, count, stride, initial);
 }
 
 }  // namespace

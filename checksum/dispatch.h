@@ -71,7 +71,7 @@ struct Selection {
                        uint16_t initial) = nullptr;
   // sum_pieces is the chosen sum of a list of pieces (see ChecksumPieces).
   uint16_t (*sum_pieces)(const std::span<const uint8_t>* pieces, size_t count,
-                         uint16_t initial) = nullptr;
+                         size_t stride, uint16_t initial) = nullptr;
   // implementations lists every implementation built in, in table order
   // (portable first).
   std::vector<ImplementationInfo> implementations;

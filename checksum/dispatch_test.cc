@@ -88,7 +88,8 @@ uint16_t MustNotRun(const uint8_t*, size_t, uint16_t) { std::abort(); }
 uint16_t MustNotRunCopy(uint8_t*, const uint8_t*, size_t, uint16_t) {
   std::abort();
 }
-uint16_t MustNotRunPieces(const std::span<const uint8_t>*, size_t, uint16_t) {
+uint16_t MustNotRunPieces(const std::span<const uint8_t>*, size_t, size_t,
+                          uint16_t) {
   std::abort();
 }
 

@@ -65,9 +65,10 @@ inline uint16_t CallActiveCopySum(uint8_t* dst, const uint8_t* src, size_t len,
 
 // CallActiveSumPieces calls the SumPiecesFn in use.
 inline uint16_t CallActiveSumPieces(const std::span<const uint8_t>* pieces,
-                                    size_t count, uint16_t initial) {
+                                    size_t count, size_t stride,
+                                    uint16_t initial) {
   return active_sum_pieces.load(std::memory_order_relaxed)(pieces, count,
-                                                           initial);
+                                                           stride, initial);
 }
 
 }  // namespace ipsum::checksum::internal

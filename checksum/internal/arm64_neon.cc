@@ -89,7 +89,7 @@ uint16_t NeonSum(const uint8_t* data, size_t len, uint16_t initial) {
 }
 
 uint16_t NeonSumPieces(const std::span<const uint8_t>* pieces, size_t count,
-                       uint16_t initial) {
+                       size_t stride, uint16_t initial) {
   // wide[k] sums the vectors of the pieces that start at a stream offset of
   // parity k (exact 64-bit lanes: they cannot overflow), `acc` the scalar
   // parts (short pieces, tails), each placed by its parity (PlaceNative).
@@ -98,8 +98,8 @@ uint16_t NeonSumPieces(const std::span<const uint8_t>* pieces, size_t count,
   uint64_t acc = 0;
   size_t odd = 0;
   for (size_t i = 0; i < count; ++i) {
-    const uint8_t* const p = pieces[i].data();
-    const size_t len = pieces[i].size();
+    const uint8_t* const p = PieceAt(pieces, i, stride).data();
+    const size_t len = PieceAt(pieces, i, stride).size();
     // A multiple of 16 bytes: the tail has the piece's parity.
     const size_t done = len >= kShort ? AddVectors(p, len, wide[odd & 1]) : 0;
     acc = AddEndAround(acc,

@@ -26,15 +26,18 @@ using SumFn = uint16_t (*)(const uint8_t* data, size_t len, uint16_t initial);
 using CopySumFn = uint16_t (*)(uint8_t* dst, const uint8_t* src, size_t len,
                                uint16_t initial);
 
-// SumPiecesFn returns the SumFn result for the concatenation of
-// pieces[0, count): the bytes of pieces[0], then of pieces[1], ... (each of
-// any length, empty included, and any alignment), added to `initial`. A
-// piece that starts at an odd position of the concatenation has its bytes in
-// the other halves of the 16-bit words (RFC 1071 section 2(B)); an
-// implementation keeps its accumulators across pieces and reduces them once.
-// `pieces` may be null when `count` is 0.
+// SumPiecesFn returns the SumFn result for the concatenation of `count`
+// pieces: the bytes of piece 0, then of piece 1, ... (each of any length,
+// empty included, and any alignment), added to `initial`. Piece i is the
+// span `stride` * i bytes past `pieces` (pieces.h: a stride of
+// sizeof(std::span<const uint8_t>) for an array of spans, larger for an
+// array of structs that start with one). A piece that starts at an odd
+// position of the concatenation has its bytes in the other halves of the
+// 16-bit words (RFC 1071 section 2(B)); an implementation keeps its
+// accumulators across pieces and reduces them once. `pieces` may be null
+// when `count` is 0.
 using SumPiecesFn = uint16_t (*)(const std::span<const uint8_t>* pieces,
-                                 size_t count, uint16_t initial);
+                                 size_t count, size_t stride, uint16_t initial);
 
 // Implementation describes one implementation built into this binary.
 struct Implementation {
@@ -61,7 +64,7 @@ uint16_t PortableCopySum(uint8_t* dst, const uint8_t* src, size_t len,
 
 // PortableSumPieces is the portable SumPiecesFn.
 uint16_t PortableSumPieces(const std::span<const uint8_t>* pieces, size_t count,
-                           uint16_t initial);
+                           size_t stride, uint16_t initial);
 
 }  // namespace ipsum::checksum::internal
 

@@ -31,6 +31,7 @@
 #include <span>
 
 #include "checksum/endian.h"
+#include "checksum/internal/pieces.h"
 
 // IPSUM_KERNEL_INLINE marks the helpers below: internal linkage, always
 // inlined (see above).
@@ -381,14 +382,15 @@ IPSUM_KERNEL_INLINE uint16_t SumShortOr(const uint8_t* p, size_t len,
 // accumulators of the pieces are placed by the parity of their offsets
 // (PlaceNative) and added into one, which is folded and swapped once.
 template <uint64_t (*kPieceNative)(const uint8_t* p, size_t len)>
-IPSUM_KERNEL_INLINE uint16_t SumPiecesScalar(
-    const std::span<const uint8_t>* pieces, size_t count, uint16_t initial) {
+IPSUM_KERNEL_INLINE uint16_t
+SumPiecesScalar(const std::span<const uint8_t>* pieces, size_t count,
+                size_t stride, uint16_t initial) {
   uint64_t acc = 0;
   size_t odd = 0;
   for (size_t i = 0; i < count; ++i) {
-    const size_t len = pieces[i].size();
-    acc = AddEndAround(acc,
-                       PlaceNative(kPieceNative(pieces[i].data(), len), odd));
+    const std::span<const uint8_t> piece = PieceAt(pieces, i, stride);
+    const size_t len = piece.size();
+    acc = AddEndAround(acc, PlaceNative(kPieceNative(piece.data(), len), odd));
     odd ^= len;
   }
   return FinishAccumulator(acc, initial);

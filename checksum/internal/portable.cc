@@ -45,6 +45,7 @@
 
 #include "checksum/endian.h"
 #include "checksum/internal/impl.h"
+#include "checksum/internal/pieces.h"
 
 namespace ipsum::checksum::internal {
 namespace {
@@ -266,7 +267,7 @@ uint16_t PortableCopySum(uint8_t* dst, const uint8_t* src, size_t len,
 }
 
 uint16_t PortableSumPieces(const std::span<const uint8_t>* pieces, size_t count,
-                           uint16_t initial) {
+                           size_t stride, uint16_t initial) {
   // One host-order sum for the whole stream, in the positions of the first
   // byte (no swap: the big-endian reading on a big-endian host). A piece's
   // SumHost has the positions its `swap` says; it is rotated by 8 bits
@@ -276,8 +277,9 @@ uint16_t PortableSumPieces(const std::span<const uint8_t>* pieces, size_t count,
   uint64_t acc = 0;
   size_t odd = 0;
   for (size_t i = 0; i < count; ++i) {
-    const size_t len = pieces[i].size();
-    const HostSum s = SumHost<false>(nullptr, pieces[i].data(), len);
+    const std::span<const uint8_t> piece = PieceAt(pieces, i, stride);
+    const size_t len = piece.size();
+    const HostSum s = SumHost<false>(nullptr, piece.data(), len);
     const bool rotate =
         (s.swap != !kHostIsBigEndian) != static_cast<bool>(odd & 1);
     acc = OnesAdd64(acc, rotate ? std::rotl(s.sum, 8) : s.sum);

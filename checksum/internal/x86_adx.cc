@@ -124,10 +124,10 @@ uint16_t X86AdxSum(const uint8_t* data, size_t len, uint16_t initial) {
 }
 
 uint16_t X86AdxSumPieces(const std::span<const uint8_t>* pieces, size_t count,
-                         uint16_t initial) {
+                         size_t stride, uint16_t initial) {
   // The accumulator is one 64-bit register: a piece costs its blocks, its
   // short tail and a rotate, never a fold.
-  return SumPiecesScalar<SumNative>(pieces, count, initial);
+  return SumPiecesScalar<SumNative>(pieces, count, stride, initial);
 }
 
 uint16_t X86AdxCopySum(uint8_t* dst, const uint8_t* src, size_t len,

@@ -653,7 +653,7 @@ uint16_t X86Avx2Sum(const uint8_t* data, size_t len, uint16_t initial) {
 }
 
 uint16_t X86Avx2SumPieces(const std::span<const uint8_t>* pieces, size_t count,
-                          uint16_t initial) {
+                          size_t stride, uint16_t initial) {
   // One set of four accumulator pairs, kept in registers across the pieces
   // and reduced once at the end (or when it holds kChunk bytes); `acc` holds
   // the scalar parts, each placed by the parity of its stream offset. A
@@ -667,8 +667,8 @@ uint16_t X86Avx2SumPieces(const std::span<const uint8_t>* pieces, size_t count,
   uint64_t acc = 0;
   size_t odd = 0;
   for (size_t i = 0; i < count; ++i) {
-    const uint8_t* p = pieces[i].data();
-    const size_t piece_len = pieces[i].size();
+    const uint8_t* p = PieceAt(pieces, i, stride).data();
+    const size_t piece_len = PieceAt(pieces, i, stride).size();
     size_t len = piece_len;
     if (len < kShort) {
       acc = AddEndAround(acc, PlaceNative(SumShortNative(p, len), odd));

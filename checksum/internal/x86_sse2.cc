@@ -200,7 +200,7 @@ uint16_t X86Sse2Sum(const uint8_t* data, size_t len, uint16_t initial) {
 }
 
 uint16_t X86Sse2SumPieces(const std::span<const uint8_t>* pieces, size_t count,
-                          uint16_t initial) {
+                          size_t stride, uint16_t initial) {
   // lanes[k] sums the vector parts that start at a stream offset of parity
   // k, across pieces; `acc` the scalar parts (short pieces, heads, odd last
   // bytes), each placed by its parity (PlaceNative). The lanes are reduced
@@ -217,8 +217,8 @@ uint16_t X86Sse2SumPieces(const std::span<const uint8_t>* pieces, size_t count,
   };
   size_t odd = 0;
   for (size_t i = 0; i < count; ++i) {
-    const uint8_t* const p = pieces[i].data();
-    const size_t len = pieces[i].size();
+    const uint8_t* const p = PieceAt(pieces, i, stride).data();
+    const size_t len = PieceAt(pieces, i, stride).size();
     if (len < kShort) {
       acc = AddEndAround(acc, PlaceNative(SumShortNative(p, len), odd));
     } else {
