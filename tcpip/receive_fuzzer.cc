@@ -22,6 +22,8 @@
 //   - UNNECESSARY delivers whatever NONE delivers, and drops whatever NONE
 //     drops for a reason other than the transport checksum;
 //   - how the frame is chained changes nothing;
+//   - ReceiveInPlace, into a ReceivedPacket reused across inputs, gives
+//     Receive's verdict;
 //   - ParseEthernet/ParseIP of the whole frame and of any prefix holding
 //     its headers agree.
 
@@ -80,6 +82,8 @@ struct Verdict {
   std::optional<ReceivedPacket> packet;
 };
 
+bool SamePacket(const ReceivedPacket& a, const ReceivedPacket& b);
+
 Verdict Run(std::span<const uint8_t> frame, LinkType link, uint8_t split,
             ChecksumStatus status, uint32_t csum_start, uint16_t csum) {
   PacketBuffer pkt = PacketBuffer::FromFrame(Chain(frame, split));
@@ -106,6 +110,20 @@ Verdict Run(std::span<const uint8_t> frame, LinkType link, uint8_t split,
                           stats.checksum_complete ==
                       1));
   }
+  // ReceiveInPlace of the same frame, in one ReceivedPacket reused by every
+  // run (so it still holds whatever the last input left in it), gives the
+  // same verdict.
+  static ReceivedPacket* const reused = new ReceivedPacket;
+  reused->packet = PacketBuffer::FromFrame(Chain(frame, split));
+  reused->packet.checksum_status = status;
+  reused->packet.csum_start = csum_start;
+  reused->packet.csum = csum;
+  ReceiveStats in_place;
+  const bool delivered = ReceiveInPlace(*reused, link, in_place);
+  IPSUM_FUZZ_CHECK(delivered == v.delivered);
+  IPSUM_FUZZ_CHECK(in_place.delivered == stats.delivered &&
+                   in_place.dropped == stats.dropped);
+  if (delivered) IPSUM_FUZZ_CHECK(SamePacket(*reused, *v.packet));
   return v;
 }
 
