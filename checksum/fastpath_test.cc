@@ -115,13 +115,16 @@ TEST_P(FastPathTest, LaneEstimateExtremesMatchReference) {
       ASSERT_EQ(impl.copy_sum(dst, src, len, 0), want) << kind << "/" << len;
       ASSERT_EQ(std::memcmp(dst, src, len), 0) << kind << "/" << len;
       const std::span<const uint8_t> whole[] = {{src, len}};
-      ASSERT_EQ(impl.sum_pieces(whole, 1, 0), want) << kind << "/" << len;
+      ASSERT_EQ(impl.sum_pieces(whole, 1, sizeof(whole[0]), 0), want)
+          << kind << "/" << len;
       // Medium pieces share one set of accumulators across the stream.
       std::vector<std::span<const uint8_t>> pieces;
       for (size_t at = 0; at < len; at += 2000) {
         pieces.emplace_back(src + at, std::min<size_t>(2000, len - at));
       }
-      ASSERT_EQ(impl.sum_pieces(pieces.data(), pieces.size(), 0), want)
+      ASSERT_EQ(
+          impl.sum_pieces(pieces.data(), pieces.size(), sizeof(pieces[0]), 0),
+          want)
           << kind << "/" << len;
     }
   }

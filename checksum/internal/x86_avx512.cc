@@ -594,7 +594,7 @@ uint16_t X86Avx512CopySum(uint8_t* dst, const uint8_t* src, size_t len,
 }
 
 uint16_t X86Avx512SumPieces(const std::span<const uint8_t>* pieces,
-                            size_t count, uint16_t initial) {
+                            size_t count, size_t stride, uint16_t initial) {
   // Two pairs of Lanes kept in registers across the pieces of 64 to
   // kAlignFrom - 1 bytes and reduced once at the end (or every kLanesChunk
   // bytes); `acc` holds the scalar parts and the long pieces, each placed by
@@ -607,8 +607,8 @@ uint16_t X86Avx512SumPieces(const std::span<const uint8_t>* pieces,
   uint64_t acc = 0;
   size_t odd = 0;
   for (size_t i = 0; i < count; ++i) {
-    const uint8_t* p = pieces[i].data();
-    const size_t piece_len = pieces[i].size();
+    const uint8_t* p = PieceAt(pieces, i, stride).data();
+    const size_t piece_len = PieceAt(pieces, i, stride).size();
     size_t len = piece_len;
     if (len < kShort) {
       acc = AddEndAround(acc, PlaceNative(SumShortNative(p, len), odd));

@@ -25,7 +25,7 @@ uint16_t X86Avx512CopySum(uint8_t* dst, const uint8_t* src, size_t len,
 
 // X86Avx512SumPieces is a SumPiecesFn (impl.h).
 uint16_t X86Avx512SumPieces(const std::span<const uint8_t>* pieces,
-                            size_t count, uint16_t initial);
+                            size_t count, size_t stride, uint16_t initial);
 #endif
 
 }  // namespace ipsum::checksum::internal
