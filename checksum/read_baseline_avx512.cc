@@ -38,7 +38,13 @@ uint64_t ReadBaselineAvx512(const uint8_t* p, size_t len) {
   a = _mm512_or_si512(
       _mm512_or_si512(_mm512_or_si512(a, b), _mm512_or_si512(c, d)),
       _mm512_or_si512(_mm512_or_si512(e, f), _mm512_or_si512(g, h)));
-  return static_cast<uint64_t>(_mm512_reduce_or_epi64(a));
+  // The OR across lanes through a store: _mm512_reduce_or_epi64 draws
+  // GCC 12's spurious -Wuninitialized warnings.
+  alignas(64) uint64_t lanes[8];
+  _mm512_store_si512(lanes, a);
+  uint64_t r = 0;
+  for (uint64_t lane : lanes) r |= lane;
+  return r;
 }
 
 #else
