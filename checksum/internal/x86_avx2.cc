@@ -149,7 +149,10 @@ struct Wide {
   // 2^51 G and d = A - T' modulo 2^64 read as signed (|d| < 2^63); its low
   // 64 bits are A, its high ones those of T' plus the carry out of the low
   // ones, minus one if d < 0. Zero only if T is, i.e. only for all-zero data.
-  uint64_t Native() const {
+  // `extra` (< 2^32) is added to the high part, exactly (it is below 2^31),
+  // which is off the path from the loop to the result: the caller's scalar
+  // parts go there.
+  uint64_t Native(uint64_t extra = 0) const {
     // Both horizontal sums at once: [a0 + a1, g0 + g1, a2 + a3, g2 + g3].
     const __m256i s = _mm256_add_epi64(_mm256_unpacklo_epi64(a, g),
                                        _mm256_unpackhi_epi64(a, g));
@@ -159,10 +162,20 @@ struct Wide {
     const auto sum_g = static_cast<uint64_t>(_mm_extract_epi64(t, 1));
     const uint64_t est_lo = sum_g << 51;  // sum_g < 2^31: T' < 2^82.
     const uint64_t d = sum_a - est_lo;
-    const uint64_t hi = (sum_g >> 13) + (sum_a < est_lo) - (d >> 63);
+    const uint64_t hi = (sum_g >> 13) + (sum_a < est_lo) - (d >> 63) + extra;
     return AddEndAround(sum_a, hi);
   }
 };
+
+// FinishWide is FinishAccumulator (native_sum.h) for the sum in `w` plus
+// `scalar` (< 2^16, a last odd byte): `initial`, in native order, and
+// `scalar` join the Wide's high part before its single end-around add, so
+// that the path from the loop's last add to the result is one reduction and
+// one fold (measured: 0.7 ns less at 1500 bytes than folding, swapping and
+// adding `initial` after). x86-64 is little-endian.
+uint16_t FinishWide(const Wide& w, uint64_t scalar, uint16_t initial) {
+  return SwapBytes16(FoldNative(w.Native(scalar + SwapBytes16(initial))));
+}
 
 // Load reads 32 unaligned bytes into a register. The empty asm pins the
 // value in that register: without it GCC folds the load into the add as a
@@ -493,13 +506,13 @@ uint16_t SumSmall(const uint8_t* p, size_t len) {
   }
 }
 
-// CopyBody copies src[0, len) to dst and returns their folded native sum,
-// len <= kChunk, with at least 32 bytes before src + len and dst + len that
-// are the input's and the output's.
-[[gnu::always_inline]] inline uint16_t CopyBody(uint8_t* dst,
-                                                const uint8_t* src,
-                                                size_t len) {
-  Wide w;
+// CopyAddBody copies src[0, len) to dst and adds their sum to `w`, except
+// a last odd byte, whose native accumulator it returns (as AddBody), len <=
+// kChunk, with at least 32 bytes before src + len and dst + len that are the
+// input's and the output's.
+[[gnu::always_inline]] inline uint64_t CopyAddBody(uint8_t* dst,
+                                                   const uint8_t* src,
+                                                   size_t len, Wide& w) {
   if (len >= kBlock) {
     CopySumBlocks(dst, src, len / kBlock, w);
     len %= kBlock;
@@ -558,7 +571,17 @@ uint16_t SumSmall(const uint8_t* p, size_t len) {
               _mm256_and_si256(last, Load(kTailMask + even - 32 * whole)));
   }
   if (len & 1) dst[len - 1] = src[len - 1];
-  return FoldNative(AddEndAround(w.Native(), OddTail(src, len)));
+  return OddTail(src, len);
+}
+
+// CopyBody copies src[0, len) to dst and returns their folded native sum,
+// as CopyAddBody.
+[[gnu::always_inline]] inline uint16_t CopyBody(uint8_t* dst,
+                                                const uint8_t* src,
+                                                size_t len) {
+  Wide w;
+  const uint64_t odd_tail = CopyAddBody(dst, src, len, w);
+  return FoldNative(AddEndAround(w.Native(), odd_tail));
 }
 
 // CopySmall is CopyBody for 64 <= len < kAlignFrom, like SumSmall.
@@ -647,7 +670,9 @@ uint16_t X86Avx2Sum(const uint8_t* data, size_t len, uint16_t initial) {
   // straight to the loop; the rest (the chunk loop and the head) is kept out
   // of line, so that its registers and stack frame cost this path nothing.
   if (HeadLength(data) == 0 && len <= kChunk) {
-    return FinishNative(SumBody(data, len), initial);
+    Wide w;
+    const uint64_t odd_tail = AddBody(data, len, w);
+    return FinishWide(w, odd_tail, initial);
   }
   return FinishNative(SumLong(data, len), initial);
 }
@@ -730,7 +755,9 @@ uint16_t X86Avx2CopySum(uint8_t* dst, const uint8_t* src, size_t len,
   // As in X86Avx2Sum: an aligned destination of at most kChunk bytes goes
   // straight to the loop.
   if (HeadLength(dst) == 0 && len <= kChunk) {
-    return FinishNative(CopyBody(dst, src, len), initial);
+    Wide w;
+    const uint64_t odd_tail = CopyAddBody(dst, src, len, w);
+    return FinishWide(w, odd_tail, initial);
   }
   return FinishNative(CopyLong(dst, src, len), initial);
 }
