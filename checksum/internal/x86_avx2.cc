@@ -344,7 +344,9 @@ uint64_t OddTail(const uint8_t* p, size_t len) {
 constexpr size_t BlocksIn(size_t len) {
   return len / kBlock + (len % kBlock >= kHalf) + (len % kHalf > 1);
 }
-static_assert(BlocksIn(kChunk) <= kMaxBlocks);
+// The most for len <= kChunk: kChunk / kBlock - 1 blocks and two halves.
+static_assert(BlocksIn(kChunk - 2) <= kMaxBlocks &&
+              kChunk / kBlock + 1 <= kMaxBlocks);
 
 // AddBody adds p[0, len), len <= kChunk, positions counted from p, to `w`
 // (BlocksIn(len) blocks and half blocks), except a last odd byte, whose
