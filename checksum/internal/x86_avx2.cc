@@ -570,7 +570,7 @@ uint16_t SumSmall(const uint8_t* p, size_t len) {
     }
     Store(dst + even - 32, last);
     w.AddHalf(t0, t1, t2,
-              _mm256_and_si256(last, Load(kTailMask + even - 32 * whole)));
+              _mm256_and_si256(last, Load(kTailMask + (even - 32 * whole))));
   }
   if (len & 1) dst[len - 1] = src[len - 1];
   return OddTail(src, len);
