@@ -632,11 +632,14 @@ size_t HeadLength(const void* p) {
   return (-reinterpret_cast<uintptr_t>(p)) & 31;
 }
 
-// SumLong returns the folded native sum of data[0, len), len >= kAlignFrom:
-// a scalar head up to a 32-byte boundary, then SumBody per kChunk bytes.
+// SumLong is X86Avx2Sum for len >= kAlignFrom: a scalar head up to a
+// 32-byte boundary, then SumBody per kChunk bytes. Out of line and reached
+// by a tail call: a call that returns to X86Avx2Sum made gcc give it a
+// realigned stack frame, paid by every call, short ones too.
 // Every part given to SumBody ends at least kAlignFrom - 31 > 32 bytes
 // into the input.
-[[gnu::noinline]] uint16_t SumLong(const uint8_t* data, size_t len) {
+[[gnu::noinline]] uint16_t SumLong(const uint8_t* data, size_t len,
+                                   uint16_t initial) {
   size_t off = HeadLength(data);
   uint16_t total = off != 0 ? FoldNative(SumShortNative(data, off)) : 0;
   while (off < len) {
@@ -644,13 +647,13 @@ size_t HeadLength(const void* p) {
     total = AddFolded(total, SwapIfOdd(SumBody(data + off, n), off));
     off += n;
   }
-  return total;
+  return FinishNative(total, initial);
 }
 
 // CopyLong is SumLong for CopySum: a scalar head up to a 32-byte boundary
 // of the destination, then CopyBody per kChunk bytes.
 [[gnu::noinline]] uint16_t CopyLong(uint8_t* dst, const uint8_t* src,
-                                    size_t len) {
+                                    size_t len, uint16_t initial) {
   size_t off = HeadLength(dst);
   uint16_t total = off != 0 ? FoldNative(CopyShortNative(dst, src, off)) : 0;
   while (off < len) {
@@ -658,7 +661,7 @@ size_t HeadLength(const void* p) {
     total = AddFolded(total, SwapIfOdd(CopyBody(dst + off, src + off, n), off));
     off += n;
   }
-  return total;
+  return FinishNative(total, initial);
 }
 
 }  // namespace
@@ -676,7 +679,7 @@ uint16_t X86Avx2Sum(const uint8_t* data, size_t len, uint16_t initial) {
     const uint64_t odd_tail = AddBody(data, len, w);
     return FinishWide(w, odd_tail, initial);
   }
-  return FinishNative(SumLong(data, len), initial);
+  return SumLong(data, len, initial);  // A tail call: no frame here.
 }
 
 uint16_t X86Avx2SumPieces(const std::span<const uint8_t>* pieces, size_t count,
@@ -761,7 +764,7 @@ uint16_t X86Avx2CopySum(uint8_t* dst, const uint8_t* src, size_t len,
     const uint64_t odd_tail = CopyAddBody(dst, src, len, w);
     return FinishWide(w, odd_tail, initial);
   }
-  return FinishNative(CopyLong(dst, src, len), initial);
+  return CopyLong(dst, src, len, initial);  // A tail call.
 }
 
 }  // namespace ipsum::checksum::internal
