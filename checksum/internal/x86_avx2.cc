@@ -65,8 +65,8 @@ constexpr size_t kShort = 64;
 // 256-byte loop runs; shorter inputs take SumSmall/CopySmall.
 constexpr size_t kAlignFrom = 256;
 // kPieceAlignFrom: in SumPieces, from this length on a piece is summed up
-// to alignment and reduced on its own; shorter ones (from kShort) are read
-// unaligned into accumulators shared by all pieces.
+// to alignment by the 256-byte loop and reduced on its own; shorter ones
+// (from kShort) are read unaligned into four Lanes shared by all pieces.
 constexpr size_t kPieceAlignFrom = 1024;
 // kBlock is the number of bytes one step of the 256-byte loop reads, kHalf
 // a half block (the tail's unit).
@@ -76,8 +76,8 @@ constexpr size_t kHalf = 128;
 // is reduced, so that its estimate is within 2^62 of the exact sum (see the
 // top of this file).
 constexpr size_t kMaxBlocks = 512;
-// kChunk bounds the bytes given to one AddBody/CopyBody: 256 blocks, plus
-// at most a half block and a masked half block of tail, <= kMaxBlocks.
+// kChunk bounds the bytes given to one AddBody/CopyAddBody: at most 256
+// blocks, or 255 and two half blocks of tail, <= kMaxBlocks.
 constexpr size_t kChunk = size_t{256} * kBlock;
 // kLanesChunk bounds the bytes added to one Lanes, so that the exact sums L
 // and H of each lane stay below 2^64 (2^31 lanes of 2^32).
@@ -126,7 +126,7 @@ struct Wide {
   // AddHalf adds a half block: four vectors summed in a tree into `a`,
   // their top words averaged in a tree and halved into `g`. In assembly, so
   // that the compiler does not reassociate the adds into a longer chain
-  // through `a` (measured: 20% slower for pieces of a chained buffer).
+  // through `a`.
   void AddHalf(__m256i t0, __m256i t1, __m256i t2, __m256i t3) {
     __m256i s0, s1;
     __asm__(
@@ -249,7 +249,7 @@ uint64_t OddTail(const uint8_t* p, size_t len) {
 // assembly so that the compiler neither folds a load into an add (and
 // loads the bytes again for the average) nor moves accumulators between
 // registers inside the loop. Always inlined, so that the accumulators of a
-// caller stay in registers (SumPieces keeps them across pieces).
+// caller stay in registers.
 [[gnu::always_inline]] inline void SumBlocks(const uint8_t*& p, size_t blocks,
                                              Wide& w) {
   const uint8_t* const end = p + blocks * kBlock;
