@@ -13,8 +13,9 @@
 // real headers: 1400/0, 40/0 (IPv6 or TCP), 8/4 (UDP header), 14/0, 14/4,
 // 14/3 (Ethernet header, aligned or not) and 7/1.
 //
-// BM_CopyAvx2/len:<bytes>/off:0 (x86-64) copies with the loads and stores of
-// the AVX2 copy+sum and no checksum: its floor.
+// BM_CopyAvx2/len:<bytes>/off:0/ops:<0, 8, 16> (x86-64) copies with the
+// loads and stores of the AVX2 copy+sum and, instead of the checksum, 0, 8
+// or 16 vector operations per 256 bytes: its floor.
 //
 // BM_SumPieces/<implementation>/bytes:1500/pieces:<1, 3, 17> times the sum
 // of a list of pieces (ChecksumPieces), pieces:1 being the contiguous case.
@@ -112,26 +113,51 @@ void BM_Memcpy(benchmark::State& state) {
 
 #if defined(__x86_64__)
 // CopyAvx2 copies src[0, len), len >= 32, to dst with the loads and stores
-// of X86Avx2CopySum's loop and nothing else (no checksum): 256 bytes per
-// step, each 32-byte store right after its load, then 32-byte steps and
-// the last 32 bytes (overlapping). In assembly, so that this file needs no
-// -mavx2; run only where the CPU has AVX2.
-void CopyAvx2(uint8_t* dst, const uint8_t* src, size_t len) {
+// of X86Avx2CopySum's loop and `ops` (0, 8 or 16) independent vector
+// operations per 256 bytes on the loaded data instead of the checksum (its
+// loop has 17): 256 bytes per step, each 32-byte store right after its
+// load, then 32-byte steps and the last 32 bytes (overlapping), which have
+// no operations. In assembly, so that this file needs no -mavx2; run only
+// where the CPU has AVX2.
+void CopyAvx2(uint8_t* dst, const uint8_t* src, size_t len, int ops) {
   const uint8_t* const end = src + (len & ~size_t{255});
   if (src < end) {
-    __asm__ volatile(
-        "1:\n\t"
-        ".irp i, 0, 1, 2, 3, 4, 5, 6, 7\n\t"
-        "vmovdqu 32 * \\i(%[s]), %%ymm0\n\t"
-        "vmovdqu %%ymm0, 32 * \\i(%[d])\n\t"
-        ".endr\n\t"
-        "addq $256, %[s]\n\t"
-        "addq $256, %[d]\n\t"
-        "cmpq %[end], %[s]\n\t"
-        "jb 1b\n\t"
-        : [s] "+r"(src), [d] "+r"(dst)
-        : [end] "r"(end)
-        : "cc", "memory", "xmm0");
+#define IPSUM_COPY_LOOP(OPS)                                                \
+  __asm__ volatile(                                                         \
+      "1:\n\t"                                                              \
+      ".irp i, 0, 1, 2, 3, 4, 5, 6, 7\n\t"                                  \
+      "vmovdqu 32 * \\i(%[s]), %%ymm\\i\n\t"                                \
+      "vmovdqu %%ymm\\i, 32 * \\i(%[d])\n\t"                                \
+      ".endr\n\t" OPS                                                       \
+      "addq $256, %[s]\n\t"                                                 \
+      "addq $256, %[d]\n\t"                                                 \
+      "cmpq %[end], %[s]\n\t"                                               \
+      "jb 1b\n\t"                                                           \
+      : [s] "+r"(src), [d] "+r"(dst)                                        \
+      : [end] "r"(end)                                                      \
+      : "cc", "memory", "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5",     \
+        "xmm6", "xmm7", "xmm8", "xmm9", "xmm10", "xmm11", "xmm12", "xmm13", \
+        "xmm14", "xmm15")
+// One add per vector into its own accumulator (ymm8..15), and for 16 an
+// average of the vector with it as well (no longer chain).
+#define IPSUM_ADDS                            \
+  ".irp i, 0, 1, 2, 3, 4, 5, 6, 7\n\t"        \
+  "vpaddq %%ymm\\i, %%ymm1\\i, %%ymm1\\i\n\t" \
+  ".endr\n\t"
+#define IPSUM_AVGS                           \
+  ".irp i, 0, 1, 2, 3, 4, 5, 6, 7\n\t"       \
+  "vpavgw %%ymm\\i, %%ymm1\\i, %%ymm\\i\n\t" \
+  ".endr\n\t"
+    if (ops == 0) {
+      IPSUM_COPY_LOOP("");
+    } else if (ops == 8) {
+      IPSUM_COPY_LOOP(IPSUM_ADDS);
+    } else {
+      IPSUM_COPY_LOOP(IPSUM_ADDS IPSUM_AVGS);
+    }
+#undef IPSUM_AVGS
+#undef IPSUM_ADDS
+#undef IPSUM_COPY_LOOP
   }
   len &= 255;
   for (; len >= 32; len -= 32, src += 32, dst += 32) {
@@ -150,9 +176,12 @@ void CopyAvx2(uint8_t* dst, const uint8_t* src, size_t len) {
 }
 
 // BM_CopyAvx2 is the floor for BM_CopySum/x86_avx2: CopyAvx2, the same
-// loads and stores without the checksum, next to BM_Memcpy (which glibc
-// does with 64-byte AVX-512 stores here up to 2 KiB and with rep movsb
-// above, which writes whole lines without reading them first).
+// loads and stores without the checksum (ops:0), and with 8 or 16 vector
+// operations per 256 bytes in its place (ops:8, ops:16), next to BM_Memcpy
+// (which glibc does with 64-byte AVX-512 stores here up to 2 KiB and with
+// rep movsb above, which writes whole lines without reading them first).
+// A checksum needs an add per vector and something per vector that keeps
+// the carries (17 operations per 256 bytes in X86Avx2CopySum).
 void BM_CopyAvx2(benchmark::State& state) {
   if (!__builtin_cpu_supports("avx2")) {
     state.SkipWithError("needs x86-64 with AVX2");
@@ -160,6 +189,7 @@ void BM_CopyAvx2(benchmark::State& state) {
   }
   const auto len = static_cast<size_t>(state.range(0));
   const auto off = static_cast<size_t>(state.range(1));
+  const auto ops = static_cast<int>(state.range(2));
   Bytes src(len + off);
   Bytes dst(len);
   const uint8_t* p = src.at(off);
@@ -167,7 +197,7 @@ void BM_CopyAvx2(benchmark::State& state) {
   for (auto _ : state) {
     benchmark::DoNotOptimize(p);
     benchmark::DoNotOptimize(q);
-    CopyAvx2(q, p, len);
+    CopyAvx2(q, p, len, ops);
     benchmark::ClobberMemory();
   }
   state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * len));
@@ -244,8 +274,8 @@ const bool kRegistered = [] {
   benchmark::RegisterBenchmark("BM_Memcpy", BM_Memcpy)->Apply(Lengths);
 #if defined(__x86_64__)
   benchmark::RegisterBenchmark("BM_CopyAvx2", BM_CopyAvx2)
-      ->ArgNames({"len", "off"})
-      ->ArgsProduct({{1500, 4096, 16384, 32768, 65536}, {0}});
+      ->ArgNames({"len", "off", "ops"})
+      ->ArgsProduct({{1500, 4096, 16384, 32768, 65536}, {0}, {0, 8, 16}});
 #endif
   for (const Implementation& impl : CompiledImplementations()) {
     benchmark::RegisterBenchmark(
