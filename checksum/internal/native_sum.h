@@ -327,31 +327,29 @@ IPSUM_KERNEL_INLINE uint16_t SumWordsShort(const uint8_t* p, size_t len,
 IPSUM_KERNEL_INLINE uint16_t SumHalfWordsShort(const uint8_t* p, size_t len,
                                                uint64_t acc) {
 #if IPSUM_SHORT_ASM
-  // As SumWordsShort; the 4-byte loads zero-extend, and the sum of `acc`
-  // (below 2^24) and two of them cannot carry out of 64 bits.
-  uint64_t head;
-  uint64_t tail;
-  uint64_t count;
+  // As SumWordsShort, in 32 bits: `acc` is below 2^24, so the end-around
+  // sum of it and the two 4-byte words fits one 32-bit register, and only
+  // the second fold step is left, on 32 bits, its result in the top 16
+  // bits, which bswap32 moves down and swaps.
+  uint32_t tail;
+  uint32_t count;
+  uint32_t acc32 = static_cast<uint32_t>(acc);
   __asm__(
-      "imull $-8, %k[len], %k[count]\n\t"
-      "movl (%[p]), %k[head]\n\t"
-      "movl -4(%[p],%[len]), %k[tail]\n\t"
-      "shrq %%cl, %[tail]\n\t"
-      "addq %[head], %[acc]\n\t"
-      "addq %[tail], %[acc]\n\t"
-      "movq %[acc], %[tail]\n\t"
-      "rolq $32, %[tail]\n\t"
-      "addq %[tail], %[acc]\n\t"
-      "movq %[acc], %[tail]\n\t"
-      "rolq $16, %[tail]\n\t"
-      "addq %[tail], %[acc]\n\t"
-      "bswapq %[acc]"
-      : [acc] "+&r"(acc), [head] "=&r"(head), [tail] "=&r"(tail),
-        [count] "=&c"(count)
+      "imull $-8, %k[len], %[count]\n\t"
+      "movl -4(%[p],%[len]), %[tail]\n\t"
+      "shrq %%cl, %q[tail]\n\t"
+      "addl (%[p]), %[acc]\n\t"
+      "adcl %[tail], %[acc]\n\t"
+      "adcl $0, %[acc]\n\t"
+      "movl %[acc], %[tail]\n\t"
+      "roll $16, %[tail]\n\t"
+      "addl %[tail], %[acc]\n\t"
+      "bswapl %[acc]"
+      : [acc] "+&r"(acc32), [tail] "=&r"(tail), [count] "=&c"(count)
       : [len] "r"(len), [p] "r"(p),
         "m"(*reinterpret_cast<const uint8_t(*)[8]>(p))
       : "cc");
-  return static_cast<uint16_t>(acc);
+  return static_cast<uint16_t>(acc32);
 #else
   const uint64_t tail = DropLeadingBytes(uint64_t{LoadNative32(p + len - 4)},
                                          DropBitsBeforeEnd(len)) &
