@@ -685,7 +685,7 @@ uint16_t X86Avx2Sum(const uint8_t* data, size_t len, uint16_t initial) {
 uint16_t X86Avx2SumPieces(const std::span<const uint8_t>* pieces, size_t count,
                           size_t stride, uint16_t initial) {
   // One set of four accumulator pairs, kept in registers across the pieces
-  // and reduced once at the end (or when it holds kChunk bytes); `acc` holds
+  // and reduced once at the end (or at kLanesChunk bytes); `acc` holds
   // the scalar parts, each placed by the parity of its stream offset. A
   // medium piece that starts at an odd offset gives its first byte to `acc`
   // (the high byte of a little-endian word) and the rest starts at an even
