@@ -8,15 +8,18 @@
 // Per 64-bit lane it keeps A, the sum of the lanes modulo 2^64 (plain vector
 // adds, which drop the carries out of bit 63), and G, a sum of estimates of
 // the lanes' top 16-bit words that tells how many carries were dropped. Per
-// block of eight vectors, each vector is added into one of two lane sums
-// (their sum is A; two chains instead of an add tree, measured 15% faster on
-// Zen 5), and the eight vectors' top words are averaged in a tree (vpavgw:
-// (x + y + 1) >> 1 per 16-bit word, exact, no overflow) into R, whose top
-// words are added to G (one shift, one add). That is 17 vector operations
-// per 8 x 64 bytes, close to the 2 x 64-byte loads per cycle of a core
-// with four 512-bit vector pipes. (Measured and not kept: the 3-op lane sum
-// of x86_avx2's short path at 512 bits runs at 0.6x the load loop; VNNI
-// vpdpbusd, 2 ops per 64 bytes, runs one per cycle here and reached 0.55x.)
+// block of eight vectors, the vectors are added in two trees of four, one
+// into each of two lane sums (their sum is A; measured on Zen 5 at 16 KiB,
+// one tree of eight into one sum ran 17% slower and eight adds chained into
+// the two sums 25% slower), and the eight vectors' top words are averaged in
+// a tree (vpavgw: (x + y + 1) >> 1 per 16-bit word, exact, no overflow) into
+// R, whose top words are added to G (one shift, one add). That is 17 vector
+// operations per 8 x 64 bytes, close to the 2 x 64-byte loads per cycle of a
+// core with four 512-bit vector pipes. (Measured and not kept, at 16 KiB:
+// the 3-op lane sum of x86_avx2's short path at 512 bits runs at 0.66x the
+// load loop; VNNI vpdpbusd runs one per cycle here, so a lane sum plus a
+// vpdpbusd of the top bytes reached 0.56x and even/odd byte sums with two
+// vpdpbusd 0.41x.)
 //
 // Why A and G give the exact sum. For one lane of one block, with v_i the
 // eight 64-bit values, W the sum of their top words and L the sum of their
@@ -204,14 +207,10 @@ struct Wide {
     const __m512i r1 = _mm512_avg_epu16(t2, t3);
     const __m512i r2 = _mm512_avg_epu16(t4, t5);
     const __m512i r3 = _mm512_avg_epu16(t6, t7);
-    a = _mm512_add_epi64(a, t0);
-    b = _mm512_add_epi64(b, t1);
-    a = _mm512_add_epi64(a, t2);
-    b = _mm512_add_epi64(b, t3);
-    a = _mm512_add_epi64(a, t4);
-    b = _mm512_add_epi64(b, t5);
-    a = _mm512_add_epi64(a, t6);
-    b = _mm512_add_epi64(b, t7);
+    a = _mm512_add_epi64(a, _mm512_add_epi64(_mm512_add_epi64(t0, t1),
+                                             _mm512_add_epi64(t2, t3)));
+    b = _mm512_add_epi64(b, _mm512_add_epi64(_mm512_add_epi64(t4, t5),
+                                             _mm512_add_epi64(t6, t7)));
     const __m512i r =
         _mm512_avg_epu16(_mm512_avg_epu16(r0, r1), _mm512_avg_epu16(r2, r3));
     g = _mm512_add_epi64(g, ShiftRight(r, 48));
@@ -253,8 +252,9 @@ struct Wide {
 // AddBlocks adds the `blocks` (> 0) 512-byte blocks at p to `w` and
 // advances p past them: Wide::AddBlock per block, in assembly so that the
 // compiler neither folds a load into an add (and loads the bytes again for
-// the average) nor turns the two chains of adds into a tree (measured 15%
-// slower). Always inlined, so that the accumulators stay in registers.
+// the average) nor reassociates the two trees of adds into another shape
+// (see the top of this file). Always inlined, so that the accumulators stay
+// in registers.
 [[gnu::always_inline]] inline void AddBlocks(const uint8_t*& p, size_t blocks,
                                              Wide& w) {
   const uint8_t* const end = p + blocks * kBlock;
