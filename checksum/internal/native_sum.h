@@ -235,10 +235,10 @@ IPSUM_KERNEL_INLINE uint64_t SumShortNative(const uint8_t* p, size_t len) {
 inline constexpr size_t kShortLimit = 64;
 
 // InitialNative returns `initial`, a big-endian sum, as a native
-// accumulator. On a little-endian host it is shifted up 8 bits: a
-// multiplication by 2^8 modulo 0xffff, which is its byte swap (RFC 1071
-// section 2(B)), and it needs no zero-extension afterwards. Zero only if
-// `initial` is.
+// accumulator. On a little-endian host it is shifted up 8 bits instead of
+// byte-swapped: a multiplication by 2^8 modulo 0xffff, which folds to the
+// byte swap (RFC 1071 section 2(B)), one instruction after the
+// zero-extension where the swap takes two. Zero only if `initial` is.
 IPSUM_KERNEL_INLINE constexpr uint64_t InitialNative(uint16_t initial) {
   return kHostIsBigEndian ? uint64_t{initial} : uint64_t{initial} << 8;
 }
@@ -249,10 +249,11 @@ IPSUM_KERNEL_INLINE constexpr uint64_t InitialNative(uint16_t initial) {
 // FoldNative) and in the low half h - c, c being that sum's end-around
 // carry; the second adds the word rotated by 16, which leaves in the top 16
 // bits the end-around sum of h's two 16-bit halves. That the low half's
-// carries into the top never change it was checked for every (h, c) state,
-// all 2^33 of them, against FoldNative's second step. Zero only if `acc`
-// is. On a little-endian host a 64-bit byte swap then moves the top 16 bits
-// to the bottom and swaps their bytes in the same instruction.
+// carries into the top never change it was checked for every (h, c) state
+// (c is 0 when h is 0), all 2^33 of them: with y = h << 32 | (h - c),
+// (y + rotl(y, 16)) >> 48 == (h + rotl32(h, 16)) >> 16, FoldNative's second
+// step. Zero only if `acc` is. On a little-endian host a 64-bit byte swap
+// then moves the top 16 bits to the bottom and swaps their bytes at once.
 IPSUM_KERNEL_INLINE constexpr uint16_t FinishShort(uint64_t acc) {
   const uint64_t y = acc + std::rotl(acc, 32);
   const uint64_t z = y + std::rotl(y, 16);
