@@ -255,7 +255,10 @@ uint64_t OddTail(const uint8_t* p, size_t len) {
   const uint8_t* const end = p + blocks * kBlock;
   __m256i t0, t1, t2, t3, t4, t5, t6, t7, s0, s1, s2, s3;
   __asm__(
-      ".p2align 5\n"
+      ".p2align 6\n\t"
+      // The loop at 32 bytes past a 64-byte boundary: at 0 it ran 0.4 to
+      // 0.9 ns slower at 1500 bytes, depending on what code lay around it.
+      ".nops 32\n"
       "1:\n\t"
       "vmovdqu (%[p]), %[t0]\n\t"
       "vmovdqu 32(%[p]), %[t1]\n\t"
