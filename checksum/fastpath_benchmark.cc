@@ -105,8 +105,15 @@ void BM_Interleaved(benchmark::State& state, const Implementation* impl) {
       static_cast<int64_t>(state.iterations() * (len[0] + len[1]) / 2));
 }
 
+// IPSUM_ALIGN_LOOPS starts the timed loops of the short benchmarks at a
+// 32-byte boundary. At about six cycles an iteration, a loop of a call and
+// five instructions that straddles a fetch window costs a cycle more:
+// BM_ShortMemcpy measured 1.70 ns instead of 1.45 ns when a change elsewhere
+// moved its loop 8 bytes, which flattered every ratio against it.
+#define IPSUM_ALIGN_LOOPS [[gnu::optimize("align-loops=32")]]
+
 // BM_InterleavedChecksum is BM_Interleaved through the public Checksum.
-void BM_InterleavedChecksum(benchmark::State& state) {
+IPSUM_ALIGN_LOOPS void BM_InterleavedChecksum(benchmark::State& state) {
   const size_t len[2] = {static_cast<size_t>(state.range(0)),
                          static_cast<size_t>(state.range(2))};
   const size_t off[2] = {static_cast<size_t>(state.range(1)),
@@ -125,7 +132,7 @@ void BM_InterleavedChecksum(benchmark::State& state) {
 
 // BM_InterleavedMemcpy copies what BM_InterleavedChecksum sums, in the same
 // loop: its baseline.
-void BM_InterleavedMemcpy(benchmark::State& state) {
+IPSUM_ALIGN_LOOPS void BM_InterleavedMemcpy(benchmark::State& state) {
   const size_t len[2] = {static_cast<size_t>(state.range(0)),
                          static_cast<size_t>(state.range(2))};
   const size_t off[2] = {static_cast<size_t>(state.range(1)),
@@ -195,7 +202,7 @@ void BM_MemcpyOutOfCache(benchmark::State& state) {
   state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * len));
 }
 
-void BM_ShortChecksum(benchmark::State& state) {
+IPSUM_ALIGN_LOOPS void BM_ShortChecksum(benchmark::State& state) {
   const auto len = static_cast<size_t>(state.range(0));
   const auto off = static_cast<size_t>(state.range(1));
   Buffer buf(len + off);
@@ -207,7 +214,7 @@ void BM_ShortChecksum(benchmark::State& state) {
   state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * len));
 }
 
-void BM_ShortMemcpy(benchmark::State& state) {
+IPSUM_ALIGN_LOOPS void BM_ShortMemcpy(benchmark::State& state) {
   const auto len = static_cast<size_t>(state.range(0));
   const auto off = static_cast<size_t>(state.range(1));
   Buffer src(len + off), dst(len);
