@@ -18,13 +18,16 @@
 // Why A and G give the exact sum. For one lane of one block, with v_i the
 // eight 64-bit values, W the sum of their top words and L the sum of their
 // low 48 bits (0 <= L < 8 * 2^48), the true sum is c = 2^48 W + L. Each
-// vpavgw rounds up by at most 1/2 of its own unit, so 8R - W is in [0, 8]
-// and e = 2^51 R is in [2^48 W, 2^48 W + 2^51]: |c - e| <= 2^51. A half
-// block (four vectors, the tail) averages to R2 with 4 R2 - W in [0, 4] and
-// adds R2 >> 1 (a shift by 49): 8 (R2 >> 1) - W is in [-4, 4] and L < 4 *
-// 2^48, so |c - e| <= 2^51 too. Over n block-lanes, T (the exact total of
-// all lanes) and T' = 2^51 G differ by at most n 2^51, so with at most
-// kMaxBlocks = 512 blocks (n <= 2048 lanes) |T - T'| <= 2^62 < 2^63, and
+// vpavgw rounds up by at most 1/2 of its own unit: 2 R1 - (w_a + w_b) is 0
+// or 1 at the first level, 4 R2 - W4 is in [0, 1 + 1 + 2] at the second and
+// 8R - W in [0, 4 + 4 + 4] at the third. So e = 2^51 R = 2^48 (8R) is in
+// [2^48 W, 2^48 W + 12 * 2^48] and c - e is in (-12 * 2^48, 8 * 2^48):
+// |c - e| < 1.5 * 2^51. A half block (four vectors, the tail) averages to
+// R2 with 4 R2 - W in [0, 4] and adds R2 >> 1 (a shift by 49): 8 (R2 >> 1)
+// - W is in [-4, 4] and L < 4 * 2^48, so |c - e| < 2^51. Over n block-lanes,
+// T (the exact total of all lanes) and T' = 2^51 G differ by less than
+// n * 1.5 * 2^51, so with at most kMaxBlocks = 512 blocks (n <= 2048 lanes)
+// |T - T'| < 1.5 * 2^62 < 2^63, and
 // T = T' + d, d = A - T' read as a signed 64-bit number. Wide::Native
 // turns that into T modulo 2^64 - 1 (end-around carry), a multiple of 0xffff.
 //
@@ -73,8 +76,8 @@ constexpr size_t kPieceAlignFrom = 1024;
 constexpr size_t kBlock = 256;
 constexpr size_t kHalf = 128;
 // kMaxBlocks bounds the blocks and half blocks added to one Wide before it
-// is reduced, so that its estimate is within 2^62 of the exact sum (see the
-// top of this file).
+// is reduced, so that its estimate is within 1.5 * 2^62 of the exact sum (see
+// the top of this file).
 constexpr size_t kMaxBlocks = 512;
 // kChunk bounds the bytes given to one AddBody/CopyAddBody: at most 256
 // blocks, or 255 and two half blocks of tail, <= kMaxBlocks.
