@@ -334,42 +334,36 @@ struct Wide {
   w.AddVector(LoadMasked(p + last, FirstBytes(span - last)));
 }
 
-// AddPieceBlock adds p[0, len), kShort <= len < kBlock, positions counted
-// from p, to `w` as one block: its whole vectors, its last 1..63 bytes as
-// one masked vector, zero vectors for the rest (a block of partly zero
-// vectors obeys the bound at the top of this file). One masked load at most:
-// a piece read as eight masked loads measured twice as slow here.
+// AddPieceBlock adds p[0, len), kShort <= len < kBlock, to `w` as one
+// block: its whole vectors, its last 0..63 bytes as one masked vector, zero
+// vectors for the rest (a block of partly zero vectors obeys the bound at
+// the top of this file). One masked load: a piece read as eight masked
+// loads measured twice as slow here. Positions count from p; with kRotate
+// (a piece at an odd offset of the stream) every lane is rotated left by
+// 8 bits first, which multiplies it by 2^8 modulo 2^64 - 1 and so places
+// the piece's sum as PlaceNative(sum, 1) would (RFC 1071 section 2(B)),
+// one operation per vector instead of a Wide of its own to reduce: the
+// Wide sums whatever 64-bit values it is given exactly.
+template <bool kRotate>
 [[gnu::always_inline]] inline void AddPieceBlock(const uint8_t* p, size_t len,
                                                  Wide& w) {
   const size_t whole = len / kVector;  // 1..7
   const __m512i zero = _mm512_setzero_si512();
   __m512i t1 = zero, t2 = zero, t3 = zero, t4 = zero, t5 = zero, t6 = zero;
-  switch (whole) {
-    case 7:
-      t6 = Load(p + 384);
-      [[fallthrough]];
-    case 6:
-      t5 = Load(p + 320);
-      [[fallthrough]];
-    case 5:
-      t4 = Load(p + 256);
-      [[fallthrough]];
-    case 4:
-      t3 = Load(p + 192);
-      [[fallthrough]];
-    case 3:
-      t2 = Load(p + 128);
-      [[fallthrough]];
-    case 2:
-      t1 = Load(p + 64);
-      [[fallthrough]];
-    default:
-      break;
-  }
+  if (whole >= 2) t1 = Load(p + 64);
+  if (whole >= 3) t2 = Load(p + 128);
+  if (whole >= 4) t3 = Load(p + 192);
+  if (whole >= 5) t4 = Load(p + 256);
+  if (whole >= 6) t5 = Load(p + 320);
+  if (whole >= 7) t6 = Load(p + 384);
   const size_t rest = len - whole * kVector;
-  const __m512i last =
-      rest != 0 ? LoadMasked(p + whole * kVector, FirstBytes(rest)) : zero;
-  w.AddBlock(Load(p), t1, t2, t3, t4, t5, t6, last);
+  const __m512i last = LoadMasked(p + whole * kVector, FirstBytes(rest));
+  if constexpr (kRotate) {
+    const auto r = [](__m512i x) { return _mm512_rol_epi64(x, 8); };
+    w.AddBlock(r(Load(p)), r(t1), r(t2), r(t3), r(t4), r(t5), r(t6), r(last));
+  } else {
+    w.AddBlock(Load(p), t1, t2, t3, t4, t5, t6, last);
+  }
 }
 
 // SumAligned returns the native accumulator, positions counted from `base`
@@ -630,16 +624,13 @@ uint16_t X86Avx512CopySum(uint8_t* dst, const uint8_t* src, size_t len,
 uint16_t X86Avx512SumPieces(const std::span<const uint8_t>* pieces,
                             size_t count, size_t stride, uint16_t initial) {
   // Medium pieces (kShort to kAlignFrom - 1 bytes: a packet's views) are one
-  // block each (AddPieceBlock) in one of two Wides kept in registers across
-  // the pieces, picked by the parity of the piece's stream offset: `odd_w`
-  // holds the pieces that start at an odd offset, in their own positions,
-  // and is rotated once at the end (PlaceNative); two named Wides, because
-  // an array indexed by the parity was kept in memory. Each Wide is reduced
-  // at the end, or when it holds kMaxBlocks blocks. `acc` holds the short
-  // pieces and the long ones, which take the aligned loop and are reduced on
-  // their own, each placed by its parity.
-  Wide even_w, odd_w;
-  size_t even_blocks = 0, odd_blocks = 0;
+  // block each (AddPieceBlock) in one Wide kept in registers across the
+  // pieces, those at an odd stream offset rotated into place as they are
+  // added, and reduced once at the end (or when it holds kMaxBlocks blocks).
+  // `acc` holds the short pieces and the long ones, which take the aligned
+  // loop and are reduced on their own, each placed by its parity.
+  Wide w;
+  size_t blocks = 0;
   uint64_t acc = 0;
   size_t odd = 0;
   for (size_t i = 0; i < count; ++i) {
@@ -648,22 +639,16 @@ uint16_t X86Avx512SumPieces(const std::span<const uint8_t>* pieces,
     if (len < kShort) {
       acc = AddEndAround(acc, PlaceNative(SumShortNative(p, len), odd));
     } else if (len < kAlignFrom) {
+      if (blocks == kMaxBlocks) {
+        acc = AddEndAround(acc, w.Native());
+        w = Wide();
+        blocks = 0;
+      }
+      ++blocks;
       if ((odd & 1) == 0) {
-        if (even_blocks == kMaxBlocks) {
-          acc = AddEndAround(acc, even_w.Native());
-          even_w = Wide();
-          even_blocks = 0;
-        }
-        ++even_blocks;
-        AddPieceBlock(p, len, even_w);
+        AddPieceBlock<false>(p, len, w);
       } else {
-        if (odd_blocks == kMaxBlocks) {
-          acc = AddEndAround(acc, PlaceNative(odd_w.Native(), 1));
-          odd_w = Wide();
-          odd_blocks = 0;
-        }
-        ++odd_blocks;
-        AddPieceBlock(p, len, odd_w);
+        AddPieceBlock<true>(p, len, w);
       }
     } else {
       const size_t off = BaseOffset(p);
@@ -672,8 +657,7 @@ uint16_t X86Avx512SumPieces(const std::span<const uint8_t>* pieces,
     }
     odd ^= len;
   }
-  if (even_blocks != 0) acc = AddEndAround(acc, even_w.Native());
-  if (odd_blocks != 0) acc = AddEndAround(acc, PlaceNative(odd_w.Native(), 1));
+  if (blocks != 0) acc = AddEndAround(acc, w.Native());
   return FinishAccumulator(acc, initial);
 }
 
