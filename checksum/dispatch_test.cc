@@ -55,7 +55,9 @@ TEST(SelectTest, ForcedChoiceIsHonouredForEverySupportedImplementation) {
     int chosen = 0;
     for (const ImplementationInfo& info : s->implementations) {
       chosen += info.chosen;
-      if (info.chosen) EXPECT_EQ(info.name, impl.name);
+      if (info.chosen) {
+        EXPECT_EQ(info.name, impl.name);
+      }
     }
     EXPECT_EQ(chosen, 1);
   }

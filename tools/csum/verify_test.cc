@@ -242,7 +242,9 @@ TEST(CheckFrame, EveryPrefixIsJudgedOnlyWhenCovered) {
           EXPECT_EQ(f.verdict, Verdict::kUnverified) << n;
         }
         EXPECT_EQ(f.has_stored, offset + 2 <= n) << n;
-        if (f.has_stored) EXPECT_EQ(f.offset, offset);
+        if (f.has_stored) {
+          EXPECT_EQ(f.offset, offset);
+        }
       }
     }
   }
@@ -305,7 +307,9 @@ TEST(CheckFrame, ArbitraryBytesOnEveryLinkTypeStayInBounds) {
       Bytes copy = b;
       FixFrame(c, copy);
       for (const FieldCheck& f : c.checks()) {
-        if (f.has_stored) EXPECT_LE(f.offset + 2, b.size());
+        if (f.has_stored) {
+          EXPECT_LE(f.offset + 2, b.size());
+        }
       }
     }
   }
