@@ -51,7 +51,9 @@
 // Inputs of 64 to kAlignFrom - 1 bytes take unaligned vectors and the Lanes
 // method (a lane sum modulo 2^64 plus the exact sum of the high 32-bit
 // halves, H: L = A - H * 2^32, and the sum is L + H since 2^32 == 1 (mod
-// 0xffff)), the last vector a masked load. Inputs shorter than 64 bytes take
+// 0xffff)), the last vector a masked load; in SumPieces, where one Wide is
+// shared by many such pieces, each is one block of the 512-byte method
+// instead (AddPieceBlock). Inputs shorter than 64 bytes take
 // the scalar path of native_sum.h. Only this file is built with the
 // AVX-512 flags (-mavx512f -mavx512bw, and -mbmi2 for the masks' bzhi).
 
@@ -73,7 +75,7 @@ namespace {
 constexpr size_t kShort = 64;
 // kAlignFrom: from this length on, the aligned 512-byte loop runs (in
 // SumPieces too: such a piece is summed on its own); shorter inputs take
-// SumSmall/CopySmall.
+// SumSmall/CopySmall (in SumPieces, AddPieceBlock).
 constexpr size_t kAlignFrom = 512;
 // kMovsbFrom: from this length on, CopySum copies kMovsbChunk bytes at a
 // time with `rep movsb` and sums each chunk's source right after it, while
