@@ -445,6 +445,38 @@ TEST_P(ImplementationTest, SumPiecesTwoPiecesEveryLengthPairAndAlignment) {
   }
 }
 
+// Two and three medium pieces (64 to 511 bytes, a packet's views: the
+// AVX-512 kernel sums them in straight-line code), every combination of
+// lengths around the vector and block boundaries, each piece at its own
+// alignment, over random and carry-heavy data.
+TEST_P(ImplementationTest, SumPiecesTwoOrThreeMediumPiecesMatchReference) {
+  constexpr size_t kLengths[] = {64,  65,  127, 128, 255, 256, 257,
+                                 447, 448, 449, 500, 501, 510, 511};
+  std::mt19937_64 rng(7);
+  Buffer random(4096);
+  random.FillRandom(rng);
+  Buffer carry_heavy(4096);
+  carry_heavy.FillCarryHeavy(rng);
+  int trial = 0;
+  for (size_t a : kLengths) {
+    for (size_t b : kLengths) {
+      for (size_t c : kLengths) {
+        Buffer& buf = (++trial & 1) ? carry_heavy : random;
+        const size_t off = trial % 64;
+        std::vector<std::span<const uint8_t>> pieces = {
+            {buf.at(off), a},
+            {buf.at(1024 + (off * 5 + 1) % 64), b},
+            {buf.at(2048 + (off * 3 + 2) % 64), c}};
+        ASSERT_EQ(SumPieces(pieces, 0x8001), ReferencePieces(pieces, 0x8001))
+            << Describe(pieces);
+        pieces.pop_back();
+        ASSERT_EQ(SumPieces(pieces, 0xfffe), ReferencePieces(pieces, 0xfffe))
+            << Describe(pieces);
+      }
+    }
+  }
+}
+
 // Random splits of random stretches: up to 20 pieces, each from its own
 // place in the buffer (any alignment), a third of them empty or 1 byte
 // long, lengths up to 3000, random and carry-heavy data, every initial.
