@@ -670,6 +670,47 @@ size_t HeadLength(const void* p) {
   return FinishNative(total, initial);
 }
 
+// AddMediumPiece adds the piece p[0, len), kShort <= len < kPieceAlignFrom,
+// at a stream offset of parity `odd`, to the four Lanes (unaligned loads)
+// and `acc` (its scalar parts), reducing the Lanes into `acc` first when
+// they would pass kLanesChunk bytes. A piece at an odd offset gives its
+// first byte to `acc` (the high byte of a little-endian word) and the rest
+// starts at an even one, so every vector is added as loaded. Always
+// inlined, so that the Lanes stay in the caller's registers.
+[[gnu::always_inline]] inline void AddMediumPiece(const uint8_t* p, size_t len,
+                                                  size_t odd, Lanes& s0,
+                                                  Lanes& s1, Lanes& s2,
+                                                  Lanes& s3, size_t& in_lanes,
+                                                  uint64_t& acc) {
+  if (odd & 1) {
+    acc = AddEndAround(acc, uint64_t{p[0]} << 8);
+    ++p;
+    --len;  // Still at least 63: the tail vector reads back from the end.
+  }
+  if (in_lanes + len > kLanesChunk) {
+    acc = AddEndAround(acc, Reduce(s0, s1, s2, s3));
+    in_lanes = 0;
+  }
+  in_lanes += len;
+  if (len >= 128) {
+    SumLanesBlocks(p, len / 128, s0, s1, s2, s3);
+    len &= 127;
+  }
+  if (len >= 64) {
+    s0.Add(Load(p));
+    s1.Add(Load(p + 32));
+    p += 64;
+    len -= 64;
+  }
+  if (len >= 32) {
+    s2.Add(Load(p));
+    p += 32;
+    len -= 32;
+  }
+  if (len > 1) s3.Add(TailVector(p, len & ~size_t{1}));
+  acc = AddEndAround(acc, OddTail(p, len));
+}
+
 }  // namespace
 
 uint16_t X86Avx2Sum(const uint8_t* data, size_t len, uint16_t initial) {
@@ -692,50 +733,44 @@ uint16_t X86Avx2SumPieces(const std::span<const uint8_t>* pieces, size_t count,
                           size_t stride, uint16_t initial) {
   // One set of four accumulator pairs, kept in registers across the pieces
   // and reduced once at the end (or at kLanesChunk bytes); `acc` holds
-  // the scalar parts, each placed by the parity of its stream offset. A
-  // medium piece that starts at an odd offset gives its first byte to `acc`
-  // (the high byte of a little-endian word) and the rest starts at an even
-  // one, so every vector is added as loaded: no byte swap, no second set.
-  // Medium pieces are not aligned: an unaligned 32-byte load costs little
-  // next to an alignment head and its placement per piece.
+  // the scalar parts, each placed by the parity of its stream offset.
+  // Medium pieces (AddMediumPiece) are not aligned: an unaligned 32-byte
+  // load costs little next to an alignment head and its placement per piece.
   Lanes s0, s1, s2, s3;
   size_t in_lanes = 0;
   uint64_t acc = 0;
+  const auto medium = [](size_t n) {
+    return n - kShort < kPieceAlignFrom - kShort;
+  };
+  if (count >= 2 && count <= 3) {
+    // A packet's payload in two or three medium views: every descriptor is
+    // read first and the pieces summed in straight-line code, so that no
+    // piece waits on the loop to learn where it is (as in x86_avx512).
+    const std::span<const uint8_t> a = PieceAt(pieces, 0, stride);
+    const std::span<const uint8_t> b = PieceAt(pieces, 1, stride);
+    const std::span<const uint8_t> c =
+        count == 3 ? PieceAt(pieces, 2, stride) : std::span<const uint8_t>();
+    if (medium(a.size()) && medium(b.size()) &&
+        (count == 2 || medium(c.size()))) {
+      AddMediumPiece(a.data(), a.size(), 0, s0, s1, s2, s3, in_lanes, acc);
+      AddMediumPiece(b.data(), b.size(), a.size(), s0, s1, s2, s3, in_lanes,
+                     acc);
+      if (count == 3) {
+        AddMediumPiece(c.data(), c.size(), a.size() ^ b.size(), s0, s1, s2, s3,
+                       in_lanes, acc);
+      }
+      acc = AddEndAround(acc, Reduce(s0, s1, s2, s3));
+      return FinishAccumulator(acc, initial);
+    }
+  }
   size_t odd = 0;
   for (size_t i = 0; i < count; ++i) {
     const uint8_t* p = PieceAt(pieces, i, stride).data();
-    const size_t piece_len = PieceAt(pieces, i, stride).size();
-    size_t len = piece_len;
+    const size_t len = PieceAt(pieces, i, stride).size();
     if (len < kShort) {
       acc = AddEndAround(acc, PlaceNative(SumShortNative(p, len), odd));
-    } else if (len < kPieceAlignFrom) {
-      if (odd & 1) {
-        acc = AddEndAround(acc, uint64_t{p[0]} << 8);
-        ++p;
-        --len;  // Still at least 63: the tail vector reads back from the end.
-      }
-      if (in_lanes + len > kLanesChunk) {
-        acc = AddEndAround(acc, Reduce(s0, s1, s2, s3));
-        in_lanes = 0;
-      }
-      in_lanes += len;
-      if (len >= 128) {
-        SumLanesBlocks(p, len / 128, s0, s1, s2, s3);
-        len &= 127;
-      }
-      if (len >= 64) {
-        s0.Add(Load(p));
-        s1.Add(Load(p + 32));
-        p += 64;
-        len -= 64;
-      }
-      if (len >= 32) {
-        s2.Add(Load(p));
-        p += 32;
-        len -= 32;
-      }
-      if (len > 1) s3.Add(TailVector(p, len & ~size_t{1}));
-      acc = AddEndAround(acc, OddTail(p, len));
+    } else if (medium(len)) {
+      AddMediumPiece(p, len, odd, s0, s1, s2, s3, in_lanes, acc);
     } else {
       // Long pieces take the aligned 256-byte loop and reduce on their own.
       size_t off = HeadLength(p);
@@ -750,7 +785,7 @@ uint16_t X86Avx2SumPieces(const std::span<const uint8_t>* pieces, size_t count,
       }
       acc = AddEndAround(acc, PlaceNative(own, odd));
     }
-    odd ^= piece_len;
+    odd ^= len;
   }
   // No medium piece (a contiguous buffer, say): nothing to reduce.
   if (in_lanes != 0) acc = AddEndAround(acc, Reduce(s0, s1, s2, s3));
