@@ -360,6 +360,21 @@ bool Buffer::CopyIn(size_t offset, std::span<const uint8_t> src) {
   return true;
 }
 
+namespace {
+
+// kSumBatch is the number of pieces SumFrom and SumBatches gather on the
+// stack for one checksum::ChecksumPieces call; PieceBatch holds them. Left
+// uninitialized (a union with an empty constructor): zeroing 16 spans on every
+// call cost more than gathering three.
+constexpr size_t kSumBatch = 16;
+
+union PieceBatch {
+  PieceBatch() {}
+  std::span<const uint8_t> at[kSumBatch];
+};
+
+}  // namespace
+
 uint16_t Buffer::SumFrom(size_t index, size_t offset, size_t length,
                          uint16_t sum) const {
   // The common case, a range within kSumBatch views (a frame or a segment
@@ -368,10 +383,7 @@ uint16_t Buffer::SumFrom(size_t index, size_t offset, size_t length,
   // small: every view but the last is taken whole, without a min() in the
   // loop-carried chain, and nothing but the gathering is live across the
   // call. Longer ranges continue with SumBatches.
-  union Pieces {
-    Pieces() {}  // Uninitialized: zeroing them cost more than gathering.
-    std::span<const uint8_t> at[kSumBatch];
-  } pieces;
+  PieceBatch pieces;
   const View* v = views_.data() + index;
   const size_t avail = views_.size() - index;
   const size_t max = avail < kSumBatch ? avail : kSumBatch;
@@ -400,24 +412,20 @@ uint16_t Buffer::SumFrom(size_t index, size_t offset, size_t length,
 uint16_t Buffer::SumBatches(size_t index, size_t offset, size_t length,
                             uint16_t sum) const {
   // The hot path of the send and receive checksums: the pieces of the range
-  // are gathered on the stack, up to kBatch at a time, and each batch is one
+  // are gathered on the stack, up to kSumBatch at a time, and each batch is one
   // checksum::ChecksumPieces call, which keeps its accumulators across the
   // pieces and folds once. No allocation. A batch that starts at an even
   // position of the range continues the running sum directly (as
   // `initial`); one at an odd position has its bytes in the other halves of
   // the 16-bit words, so its sum is placed with CombineAt, which swaps it
   // (RFC 1071 section 2(B)).
-  constexpr size_t kBatch = kSumBatch;
-  union Pieces {
-    Pieces() {}  // Uninitialized, as in SumFrom.
-    std::span<const uint8_t> at[kBatch];
-  } pieces;
+  PieceBatch pieces;
   const View* v = views_.data() + index;
   bool odd = false;
   while (length != 0) {
     size_t count = 0;
     size_t batch_length = 0;
-    for (; count < kBatch && length != 0; ++count, ++v) {
+    for (; count < kSumBatch && length != 0; ++count, ++v) {
       const size_t n = std::min(v->window_.size() - offset, length);
       std::construct_at(&pieces.at[count], v->window_.subspan(offset, n));
       batch_length += n;

@@ -469,12 +469,8 @@ class Buffer {
   uint16_t SumFrom(size_t index, size_t offset, size_t length,
                    uint16_t sum) const;
 
-  // kSumBatch is the number of pieces SumFrom gathers on its stack for one
-  // checksum::ChecksumPieces call.
-  static constexpr size_t kSumBatch = 16;
-
-  // SumBatches is SumFrom for a range over more than kSumBatch views: one
-  // ChecksumPieces call per kSumBatch pieces.
+  // SumBatches is SumFrom for a range over more views than SumFrom gathers
+  // at once (16): one ChecksumPieces call per 16 pieces.
   uint16_t SumBatches(size_t index, size_t offset, size_t length,
                       uint16_t sum) const;
 

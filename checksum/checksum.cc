@@ -43,15 +43,13 @@ uint16_t Checksum(const void* data, size_t len, uint16_t initial) {
 
 uint16_t ChecksumPieces(std::span<const std::span<const uint8_t>> pieces,
                         uint16_t initial) {
-  // One piece is a plain Checksum, which keeps its inline short path.
-  if (pieces.size() == 1)
-    return ActiveSum(pieces[0].data(), pieces[0].size(), initial);
-  return internal::CallActiveSumPieces(pieces.data(), pieces.size(),
-                                       sizeof(pieces[0]), initial);
+  return ChecksumPieces(pieces.data(), pieces.size(), sizeof(pieces[0]),
+                        initial);
 }
 
 uint16_t ChecksumPieces(const std::span<const uint8_t>* first, size_t count,
                         size_t stride, uint16_t initial) {
+  // One piece is a plain Checksum, which keeps its inline short path.
   if (count == 1) return ActiveSum(first->data(), first->size(), initial);
   return internal::CallActiveSumPieces(first, count, stride, initial);
 }

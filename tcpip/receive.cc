@@ -381,11 +381,10 @@ bool Decode(ReceivedPacket& out, LinkType link, ReceiveStats& stats) {
 
 std::optional<ReceivedPacket> Receive(PacketBuffer&& frame, LinkType link,
                                       ReceiveStats& stats) {
-  ++stats.received;
   // Built in place and returned by NRVO: the packet moves once, into it.
   std::optional<ReceivedPacket> result(std::in_place);
   result->packet = std::move(frame);
-  if (!Decode(*result, link, stats)) result.reset();
+  if (!ReceiveInPlace(*result, link, stats)) result.reset();
   return result;
 }
 
