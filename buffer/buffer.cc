@@ -185,7 +185,7 @@ size_t Buffer::Locate(size_t offset, size_t* in_view) const {
   return i;
 }
 
-bool Buffer::TrimFront(size_t n) {
+bool Buffer::TrimFrontViews(size_t n) {
   if (n > size_) return false;
   if (n == size_) {
     Clear();

@@ -357,8 +357,17 @@ class Buffer {
 
   // TrimFront removes the first `n` bytes and returns true; the views that
   // held them are dropped or shortened. If `n > size()` it returns false and
-  // leaves the buffer unchanged. O(views), no byte copied.
-  bool TrimFront(size_t n);
+  // leaves the buffer unchanged. O(views), no byte copied; inline and O(1)
+  // when the bytes are fewer than the first view holds (a packet's headers
+  // off the front of its first view).
+  bool TrimFront(size_t n) {
+    if (!views_.empty() && n < views_.front().size()) {
+      views_.front().TrimFront(n);
+      size_ -= n;
+      return true;
+    }
+    return TrimFrontViews(n);
+  }
 
   // Truncate keeps the first `n` bytes and returns true; if `n > size()` it
   // returns false and leaves the buffer unchanged. O(views), no byte copied.
@@ -482,6 +491,9 @@ class Buffer {
   // > 0) contiguous and returns the index of the view holding it, setting
   // `*in_view` to the range's offset in that view.
   size_t PullUpIndex(size_t offset, size_t length, size_t* in_view);
+
+  // TrimFrontViews is TrimFront when the bytes reach past the first view.
+  bool TrimFrontViews(size_t n);
 
   absl::InlinedVector<View, 4> views_;
   size_t size_ = 0;

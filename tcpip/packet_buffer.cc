@@ -58,7 +58,7 @@ void PacketBuffer::TakeFront(uint8_t* dst, size_t n) {
   // straight from it rather than through the general CopyOut walk.
   const buffer::View& first = data_.views().front();
   if (n <= first.size()) {
-    std::memcpy(dst, first.data(), n);
+    CopyHeaders(dst, first.data(), n);
   } else {
     data_.CopyOut(0, std::span<uint8_t>(dst, n));
   }
@@ -77,8 +77,8 @@ std::optional<std::span<uint8_t>> PacketBuffer::Consume(Layer layer, size_t n) {
   return dst;
 }
 
-bool PacketBuffer::ConsumeHeaders(size_t link, size_t network,
-                                  size_t transport) {
+bool PacketBuffer::ConsumeHeadersSlow(size_t link, size_t network,
+                                      size_t transport) {
   if (start_ == end_) start_ = end_ = 0;
   // Each length is checked alone first, so that their sum cannot wrap.
   const size_t room = kHeaderCapacity - end_;

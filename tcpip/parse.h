@@ -163,6 +163,8 @@ struct ParsedPacket {
   size_t transport_offset = 0;
   size_t transport_length = 0;
 
+  friend bool operator==(const ParsedPacket&, const ParsedPacket&) = default;
+
   // ok reports whether the headers were all found (error == kOk).
   bool ok() const { return error == ParseError::kOk; }
   // has_transport_header reports whether the transport header starts at

@@ -122,6 +122,8 @@ struct TCPInfo {
   uint16_t window = 0;
   uint16_t urgent_pointer = 0;
   header::TCPOptions options;
+
+  friend bool operator==(const TCPInfo&, const TCPInfo&) = default;
 };
 
 // ReceivedPacket is what Receive hands up.

@@ -5,16 +5,27 @@
 // of IPv4 and TCP-with-timestamps headers) whose payload lies in 3 views:
 //
 //   BM_RawChecksum/1514        checksum::Checksum of the frame's bytes,
-//                              contiguous: the baseline.
+//                              contiguous, one buffer hot in L1: the
+//                              checksum's own speed.
 //   BM_Encode/<mode>           EncodeTCP in software or offload mode.
 //   BM_Decode/<mode>           Receive (parse, validate, verify) with RX
 //                              offload NONE (software verify), UNNECESSARY
 //                              or COMPLETE (verify by subtraction).
-//   BM_ReceiveInPlace/<mode>   ReceiveInPlace alone on frames a driver
-//                              built in place (unique chunks), in batches
-//                              built and released with the clock stopped:
-//                              decode+verify without moves, clones or frees.
-//   BM_PauseOverhead           what those clock stops add per iteration.
+//   BM_ReceiveInPlace/<mode>/front:<0|1>
+//                              ReceiveInPlace alone over a ring of 128
+//                              frames a driver built in place (unique
+//                              chunks), each pass timed on its own
+//                              (ns_per_frame): decode+verify without
+//                              moves, clones or frees. front:0 has the
+//                              headers in a view of their own (a
+//                              header-splitting NIC), front:1 at the front
+//                              of the first payload view.
+//   BM_RawChecksumFrames/<how>/front:<0|1>
+//                              the checksum of the same frames' bytes over
+//                              the same kind of ring, timed the same way:
+//                              contiguous (checksum::Checksum) or in the
+//                              views BM_ReceiveInPlace gets
+//                              (Buffer::ChecksumAll). The baseline.
 //   BM_CloneAndFreeFrame       what BM_Decode's loop pays besides Receive:
 //                              a clone of the frame (one reference per
 //                              chunk, atomic) put in a PacketBuffer, and
@@ -24,15 +35,21 @@
 //                              software checksums or partial ones.
 //
 // The target: decode+verify in software (BM_ReceiveInPlace/none) within
-// 1.3x of BM_RawChecksum. Take figures
-// on a quiet machine, pinned to one CPU:
+// 1.3x of the raw checksum of the same bytes (BM_RawChecksumFrames; the
+// ns_per_frame counters of the two give the ratio). Take figures on a
+// quiet machine, pinned to one CPU (when other work shares it, set
+// IPSUM_BENCH_THREAD_CPU=1: see PassClock):
 //
 //   bazel build --config=opt //tcpip:tcpip_benchmark
 //   taskset -c 1 bazel-bin/tcpip/tcpip_benchmark
 
+#include <chrono>
 #include <cstdint>
 #include <cstdlib>
+#include <cstring>
+#include <ctime>
 #include <random>
+#include <string_view>
 #include <vector>
 
 #include "benchmark/benchmark.h"
@@ -153,67 +170,180 @@ BENCHMARK_CAPTURE(BM_Decode, complete, ChecksumStatus::kComplete);
 // UniqueCopy returns `frame`'s bytes in as many views, each in a chunk of
 // its own, as a NIC's receive buffers are: no chunk is shared, so the
 // receive path's trims and releases take no atomic read-modify-write.
-buffer::Buffer UniqueCopy(const buffer::Buffer& frame) {
+// With `headers_in_first_view`, the first view (the headers, which
+// Frame() puts in a view of their own, as a header-splitting NIC does) is
+// merged into the next one: the headers at the front of the first payload
+// buffer, as a NIC that scatters a frame over several buffers leaves them.
+buffer::Buffer UniqueCopy(const buffer::Buffer& frame,
+                          bool headers_in_first_view) {
   buffer::Buffer b;
-  for (const buffer::View& v : frame) b.Append(buffer::View::Copy(v.span()));
+  std::vector<uint8_t> merged;
+  bool first = true;
+  for (const buffer::View& v : frame) {
+    if (first && headers_in_first_view) {
+      merged.assign(v.span().begin(), v.span().end());
+      first = false;
+      continue;
+    }
+    if (!merged.empty()) {
+      merged.insert(merged.end(), v.span().begin(), v.span().end());
+      b.Append(buffer::View::Copy(merged));
+      merged.clear();
+      continue;
+    }
+    first = false;
+    b.Append(buffer::View::Copy(v.span()));
+  }
   return b;
 }
 
-// BM_ReceiveInPlace times ReceiveInPlace alone: decode, validate and verify
-// a frame that a driver has built in place. The frames (unique chunks, as
-// UniqueCopy) are built before, and the packets released after, a batch of
-// kReceiveBatch calls, with the clock stopped; BM_PauseOverhead is what
-// stopping it costs per iteration, which this figure includes.
+// The receive benchmarks run over kReceiveBatch distinct frames (about
+// 190 KiB: more than L1, as a NIC's ring is), rebuilt before each pass. A
+// benchmark iteration is one pass, timed on its own with a steady clock
+// (manual time: the rebuilding is not timed, and no clock stop is paid per
+// frame); `ns_per_frame` is the pass's time divided by its frames.
+// BM_RawChecksumFrames sums the same frames' bytes the same way, so that
+// the ratio of the two compares like with like: the same bytes at the
+// same addresses in the same cache state, timed the same way.
 constexpr size_t kReceiveBatch = 128;
 
+// Layout is how a benchmark frame lies in memory.
+enum Layout : int64_t {
+  // kSplit: the headers in a view of their own, then the payload in 3.
+  kSplit = 0,
+  // kFront: the headers at the front of the first of the payload's 3.
+  kFront = 1,
+};
+
+// PassClock reads the clock the passes are timed with: the steady
+// (wall) clock, or, when the environment sets IPSUM_BENCH_THREAD_CPU=1,
+// this thread's CPU time. The first is right on a quiet machine; the
+// second keeps the figures usable when other work shares the CPU (time
+// slices taken by others are not counted, though a hyper-thread sibling's
+// work still slows the pass), at the price of a system call per reading,
+// the same for every benchmark here.
+double PassClock() {
+  static const bool thread_cpu = [] {
+    const char* v = std::getenv("IPSUM_BENCH_THREAD_CPU");
+    return v != nullptr && std::string_view(v) == "1";
+  }();
+  if (thread_cpu) {
+    timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return static_cast<double>(ts.tv_sec) + ts.tv_nsec * 1e-9;
+  }
+  return std::chrono::duration<double>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
+// TimedPasses runs state's iterations: each calls `refill` untimed, then
+// `pass` timed, and reports the pass time and ns_per_frame.
+template <typename Refill, typename Pass>
+void TimedPasses(benchmark::State& state, Refill refill, Pass pass) {
+  double total = 0;
+  for (auto _ : state) {
+    refill();
+    const double start = PassClock();
+    pass();
+    const double seconds = PassClock() - start;
+    state.SetIterationTime(seconds);
+    total += seconds;
+  }
+  state.counters["ns_per_frame"] =
+      total * 1e9 / static_cast<double>(state.iterations() * kReceiveBatch);
+}
+
+// BM_ReceiveInPlace times ReceiveInPlace alone: decode, validate and verify
+// frames that a driver has built in place (unique chunks, UniqueCopy),
+// without moves, clones or frees of the packets.
 void BM_ReceiveInPlace(benchmark::State& state, ChecksumStatus status) {
+  const bool front = state.range(0) == kFront;
   buffer::Buffer frame = Frame();
   std::vector<uint8_t> bytes = frame.Flatten();
   uint16_t nic_sum = checksum::Checksum(std::span(bytes).subspan(14));
   ReceiveStats stats;
   std::vector<ReceivedPacket> ring(kReceiveBatch);
-  auto refill = [&] {
-    for (ReceivedPacket& r : ring) {
-      r.packet = PacketBuffer::FromFrame(UniqueCopy(frame));
-      r.packet.checksum_status = status;
-      r.packet.csum_start = 14;
-      r.packet.csum = nic_sum;
-    }
-  };
-  refill();
-  size_t i = 0;
-  for (auto _ : state) {
-    if (i == kReceiveBatch) {
-      state.PauseTiming();
-      refill();
-      i = 0;
-      state.ResumeTiming();
-    }
-    bool ok = ReceiveInPlace(ring[i], LinkType::kEthernet, stats);
-    benchmark::DoNotOptimize(ok);
-    ++i;
-  }
+  TimedPasses(
+      state,
+      [&] {
+        for (ReceivedPacket& r : ring) {
+          r.packet = PacketBuffer::FromFrame(UniqueCopy(frame, front));
+          r.packet.checksum_status = status;
+          r.packet.csum_start = 14;
+          r.packet.csum = nic_sum;
+        }
+      },
+      [&] {
+        for (ReceivedPacket& r : ring) {
+          bool ok = ReceiveInPlace(r, LinkType::kEthernet, stats);
+          benchmark::DoNotOptimize(ok);
+        }
+      });
   if (stats.delivered != stats.received) state.SkipWithError("dropped");
-  state.SetBytesProcessed(state.iterations() * bytes.size());
+  state.SetBytesProcessed(state.iterations() * kReceiveBatch * bytes.size());
 }
-BENCHMARK_CAPTURE(BM_ReceiveInPlace, none, ChecksumStatus::kNone);
-BENCHMARK_CAPTURE(BM_ReceiveInPlace, unnecessary, ChecksumStatus::kUnnecessary);
-BENCHMARK_CAPTURE(BM_ReceiveInPlace, complete, ChecksumStatus::kComplete);
+BENCHMARK_CAPTURE(BM_ReceiveInPlace, none, ChecksumStatus::kNone)
+    ->ArgName("front")
+    ->Arg(kSplit)
+    ->Arg(kFront)
+    ->UseManualTime();
+BENCHMARK_CAPTURE(BM_ReceiveInPlace, unnecessary, ChecksumStatus::kUnnecessary)
+    ->ArgName("front")
+    ->Arg(kSplit)
+    ->Arg(kFront)
+    ->UseManualTime();
+BENCHMARK_CAPTURE(BM_ReceiveInPlace, complete, ChecksumStatus::kComplete)
+    ->ArgName("front")
+    ->Arg(kSplit)
+    ->Arg(kFront)
+    ->UseManualTime();
 
-// BM_PauseOverhead is BM_ReceiveInPlace's loop with nothing in it: what the
-// clock stops cost per iteration.
-void BM_PauseOverhead(benchmark::State& state) {
-  size_t i = 0;
-  for (auto _ : state) {
-    if (i == kReceiveBatch) {
-      state.PauseTiming();
-      i = 0;
-      state.ResumeTiming();
-    }
-    benchmark::DoNotOptimize(++i);
-  }
+// BM_RawChecksumFrames/<how>/front:<layout> sums the bytes BM_ReceiveInPlace
+// decodes, frame by frame over the same kind of ring: `contiguous`, each
+// frame's 1514 bytes copied into one 64-byte aligned buffer of its own
+// (checksum::Checksum); `views`, each frame as BM_ReceiveInPlace gets it
+// (Buffer::ChecksumAll over its views). The refill rewrites the bytes, as
+// BM_ReceiveInPlace's does.
+void BM_RawChecksumFrames(benchmark::State& state, bool views) {
+  const bool front = state.range(0) == kFront;
+  buffer::Buffer frame = Frame();
+  std::vector<uint8_t> bytes = frame.Flatten();
+  constexpr size_t kStride = 1536;  // 1514 rounded up to 64 bytes.
+  std::vector<uint8_t> flat_storage(kReceiveBatch * kStride + 64);
+  uint8_t* flat = flat_storage.data() +
+                  (64 - reinterpret_cast<uintptr_t>(flat_storage.data()) % 64);
+  std::vector<buffer::Buffer> ring(kReceiveBatch);
+  TimedPasses(
+      state,
+      [&] {
+        for (size_t k = 0; k < kReceiveBatch; ++k) {
+          if (views) {
+            ring[k] = UniqueCopy(frame, front);
+          } else {
+            std::memcpy(flat + k * kStride, bytes.data(), bytes.size());
+          }
+        }
+      },
+      [&] {
+        for (size_t k = 0; k < kReceiveBatch; ++k) {
+          uint16_t sum = views ? ring[k].ChecksumAll()
+                               : checksum::Checksum(std::span(
+                                     flat + k * kStride, bytes.size()));
+          benchmark::DoNotOptimize(sum);
+        }
+      });
+  state.SetBytesProcessed(state.iterations() * kReceiveBatch * bytes.size());
 }
-BENCHMARK(BM_PauseOverhead);
+BENCHMARK_CAPTURE(BM_RawChecksumFrames, contiguous, false)
+    ->ArgName("front")
+    ->Arg(kSplit)
+    ->UseManualTime();
+BENCHMARK_CAPTURE(BM_RawChecksumFrames, views, true)
+    ->ArgName("front")
+    ->Arg(kSplit)
+    ->Arg(kFront)
+    ->UseManualTime();
 
 void BM_CloneAndFreeFrame(benchmark::State& state) {
   buffer::Buffer frame = Frame();
