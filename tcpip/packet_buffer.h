@@ -180,7 +180,7 @@ class PacketBuffer {
     const size_t n = link + network + transport;  // No wrap when small.
     if (start_ == end_ && small && link != 0 && network != 0 &&
         transport != 0 && n <= kHeaderCapacity && data_.view_count() != 0 &&
-        n < data_.views()[0].size()) {
+        n <= data_.views()[0].size()) {
       CopyHeaders(area_.data(), data_.views()[0].data(), n);
       data_.TrimFront(n);
       const auto l = static_cast<uint16_t>(link);

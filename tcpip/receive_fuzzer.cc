@@ -24,6 +24,9 @@
 //   - how the frame is chained changes nothing;
 //   - ReceiveInPlace, into a ReceivedPacket reused across inputs, gives
 //     Receive's verdict;
+//   - the general path alone (internal::ReceiveGeneralForTesting, without
+//     the fast path that ReceiveInPlace tries first) gives the same
+//     verdict, counters and packet;
 //   - ParseEthernet/ParseIP of the whole frame and of any prefix holding
 //     its headers agree.
 
@@ -38,6 +41,7 @@
 
 #include "buffer/buffer.h"
 #include "checksum/endian.h"
+#include "tcpip/internal/receive_general.h"
 #include "tcpip/packet_buffer.h"
 #include "tcpip/parse.h"
 #include "tcpip/receive.h"
@@ -83,6 +87,7 @@ struct Verdict {
 };
 
 bool SamePacket(const ReceivedPacket& a, const ReceivedPacket& b);
+bool SameStats(const ReceiveStats& a, const ReceiveStats& b);
 
 Verdict Run(std::span<const uint8_t> frame, LinkType link, uint8_t split,
             ChecksumStatus status, uint32_t csum_start, uint16_t csum) {
@@ -124,7 +129,45 @@ Verdict Run(std::span<const uint8_t> frame, LinkType link, uint8_t split,
   IPSUM_FUZZ_CHECK(in_place.delivered == stats.delivered &&
                    in_place.dropped == stats.dropped);
   if (delivered) IPSUM_FUZZ_CHECK(SamePacket(*reused, *v.packet));
+  // The general path alone (no fast path) gives the same verdict, the same
+  // counters and the same packet, parse description included.
+  static ReceivedPacket* const general = new ReceivedPacket;
+  general->packet = PacketBuffer::FromFrame(Chain(frame, split));
+  general->packet.checksum_status = status;
+  general->packet.csum_start = csum_start;
+  general->packet.csum = csum;
+  ReceiveStats general_stats;
+  const bool general_delivered =
+      internal::ReceiveGeneralForTesting(*general, link, general_stats);
+  IPSUM_FUZZ_CHECK(general_delivered == v.delivered);
+  IPSUM_FUZZ_CHECK(SameStats(general_stats, stats));
+  if (general_delivered) {
+    IPSUM_FUZZ_CHECK(SamePacket(*general, *v.packet));
+    IPSUM_FUZZ_CHECK(general->parsed == v.packet->parsed);
+    IPSUM_FUZZ_CHECK(general->tcp == v.packet->tcp);
+    IPSUM_FUZZ_CHECK(general->packet.headers().size() ==
+                     v.packet->packet.headers().size());
+    for (Layer l : {Layer::kLink, Layer::kNetwork, Layer::kTransport}) {
+      IPSUM_FUZZ_CHECK(general->packet.HeaderOffset(l) ==
+                       v.packet->packet.HeaderOffset(l));
+      IPSUM_FUZZ_CHECK(general->packet.Header(l).size() ==
+                       v.packet->packet.Header(l).size());
+    }
+    IPSUM_FUZZ_CHECK(general->packet.network_protocol ==
+                     v.packet->packet.network_protocol);
+    IPSUM_FUZZ_CHECK(general->packet.transport_protocol ==
+                     v.packet->packet.transport_protocol);
+  }
   return v;
+}
+
+bool SameStats(const ReceiveStats& a, const ReceiveStats& b) {
+  return a.received == b.received && a.delivered == b.delivered &&
+         a.dropped == b.dropped && a.checksum_software == b.checksum_software &&
+         a.checksum_unnecessary == b.checksum_unnecessary &&
+         a.checksum_complete == b.checksum_complete &&
+         a.complete_fallback == b.complete_fallback &&
+         a.udp_no_checksum == b.udp_no_checksum && a.fragments == b.fragments;
 }
 
 bool SamePacket(const ReceivedPacket& a, const ReceivedPacket& b) {
