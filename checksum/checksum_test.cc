@@ -23,6 +23,7 @@
 #include <span>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "checksum/internal/impl.h"
@@ -356,6 +357,61 @@ TEST_P(ImplementationTest, CopySumInitialValuesAndLargeLengths) {
   ASSERT_NO_FATAL_FAILURE(CheckCopySum(dst.at(1), src.at(2), kMax, 0, 0x00));
   Buffer ones(kMax + kOffsets, 0xff);
   ASSERT_NO_FATAL_FAILURE(CheckCopySum(dst.at(0), ones.at(3), kMax, 7, 0x00));
+}
+
+TEST_P(ImplementationTest, CopySumAroundLongCopyBoundaries) {
+  // Lengths where a long copy changes method or splits: x86_avx512 runs its
+  // fused loop up to 24.5 KiB, splits longer copies into a fused part of
+  // 48 KiB - len bytes and `rep movsb` chunks of 16 KiB (the chunks' number
+  // changes at 32 KiB + 256 and every 16 KiB), and copies all with
+  // `rep movsb` from 47.5 KiB on; x86_avx2's loop reduces every 64 KiB.
+  // Each at odd and even offsets of source and destination, random and
+  // carry-heavy bytes.
+  constexpr size_t kBoundaries[] = {16384, 24576, 25088, 25600, 32768,
+                                    33024, 48640, 49152, 49664, 65536};
+  constexpr std::pair<size_t, size_t> kOffsetPairs[] = {
+      {0, 0}, {1, 0}, {0, 1}, {3, 62}, {63, 17}};
+  constexpr size_t kMax = 65536 + 65;
+  std::mt19937_64 rng(795);
+  Buffer src(kMax + kOffsets);
+  Buffer dst(kMax + kOffsets);
+  for (bool carry_heavy : {false, true}) {
+    if (carry_heavy) {
+      src.FillCarryHeavy(rng);
+    } else {
+      src.FillRandom(rng);
+    }
+    for (size_t boundary : kBoundaries) {
+      for (int delta : {-65, -64, -63, -2, -1, 0, 1, 2, 63, 64, 65}) {
+        const size_t len = boundary + delta;
+        for (const auto& [src_offset, dst_offset] : kOffsetPairs) {
+          ASSERT_NO_FATAL_FAILURE(CheckCopySum(dst.at(dst_offset),
+                                               src.at(src_offset), len,
+                                               static_cast<uint16_t>(len), 0x3c))
+              << "carry_heavy=" << carry_heavy << " src_offset=" << src_offset
+              << " dst_offset=" << dst_offset;
+        }
+      }
+    }
+  }
+}
+
+TEST_P(ImplementationTest, CopySumOfZerosAndOnesKeepsZeroDistinct) {
+  // All-zero data sums to 0x0000 and all-0xff data of even length to
+  // 0xffff (a non-zero multiple of 0xffff): the fold must not confuse them,
+  // at lengths of every size class.
+  constexpr size_t kMax = 49664;
+  Buffer zeros(kMax + kOffsets, 0x00);
+  Buffer ones(kMax + kOffsets, 0xff);
+  Buffer dst(kMax + kOffsets);
+  for (size_t len : {64, 100, 512, 1500, 4096, 16384, 25087, 32768, 49664}) {
+    for (size_t offset : {0, 1, 33}) {
+      ASSERT_NO_FATAL_FAILURE(
+          CheckCopySum(dst.at(offset), zeros.at(offset), len, 0, 0x77));
+      ASSERT_NO_FATAL_FAILURE(
+          CheckCopySum(dst.at(offset ^ 1), ones.at(offset), len, 0, 0x77));
+    }
+  }
 }
 
 // KnownAnswerFile is one line of testdata/checksum/SUMS: a file and its sum,
