@@ -385,9 +385,9 @@ TEST_P(ImplementationTest, CopySumAroundLongCopyBoundaries) {
       for (int delta : {-65, -64, -63, -2, -1, 0, 1, 2, 63, 64, 65}) {
         const size_t len = boundary + delta;
         for (const auto& [src_offset, dst_offset] : kOffsetPairs) {
-          ASSERT_NO_FATAL_FAILURE(CheckCopySum(dst.at(dst_offset),
-                                               src.at(src_offset), len,
-                                               static_cast<uint16_t>(len), 0x3c))
+          ASSERT_NO_FATAL_FAILURE(
+              CheckCopySum(dst.at(dst_offset), src.at(src_offset), len,
+                           static_cast<uint16_t>(len), 0x3c))
               << "carry_heavy=" << carry_heavy << " src_offset=" << src_offset
               << " dst_offset=" << dst_offset;
         }

@@ -409,62 +409,103 @@ uint64_t SumAligned(const uint8_t* base, size_t off, size_t len) {
   return AddEndAround(acc, w.Native());
 }
 
-// CopyBlocks copies and adds the `blocks` 512-byte blocks at s to d,
-// advancing both. Each store follows its load.
-[[gnu::always_inline]] inline void CopyBlocks(uint8_t*& d, const uint8_t*& s,
-                                              size_t blocks, Wide& w) {
-  for (const uint8_t* const end = s + blocks * kBlock; s != end;
-       s += kBlock, d += kBlock) {
-    const __m512i t0 = Load(s), t1 = Load(s + 64), t2 = Load(s + 128),
-                  t3 = Load(s + 192), t4 = Load(s + 256), t5 = Load(s + 320),
-                  t6 = Load(s + 384), t7 = Load(s + 448);
-    Store(d, t0);
-    Store(d + 64, t1);
-    Store(d + 128, t2);
-    Store(d + 192, t3);
-    Store(d + 256, t4);
-    Store(d + 320, t5);
-    Store(d + 384, t6);
-    Store(d + 448, t7);
-    w.AddBlock(t0, t1, t2, t3, t4, t5, t6, t7);
-  }
+// CopyAddBlocks is AddBlocks that also stores each block to d, 64-byte
+// aligned, right after loading it, advancing both pointers: the same
+// operations in the same shape, in assembly for the same reasons (the
+// compiler's loop also copied two accumulators between registers every
+// block).
+[[gnu::always_inline]] inline void CopyAddBlocks(uint8_t*& d, const uint8_t*& s,
+                                                 size_t blocks, Wide& w) {
+  const uint8_t* const end = s + blocks * kBlock;
+  __m512i t0, t1, t2, t3, t4, t5, t6, t7, r0, r1, r2, r3;
+  __asm__(
+      "1:\n\t"
+      "vmovdqu64 (%[s]), %[t0]\n\t"
+      "vmovdqu64 64(%[s]), %[t1]\n\t"
+      "vmovdqu64 128(%[s]), %[t2]\n\t"
+      "vmovdqu64 192(%[s]), %[t3]\n\t"
+      "vmovdqu64 256(%[s]), %[t4]\n\t"
+      "vmovdqu64 320(%[s]), %[t5]\n\t"
+      "vmovdqu64 384(%[s]), %[t6]\n\t"
+      "vmovdqu64 448(%[s]), %[t7]\n\t"
+      "vmovdqa64 %[t0], (%[d])\n\t"
+      "vmovdqa64 %[t1], 64(%[d])\n\t"
+      "vmovdqa64 %[t2], 128(%[d])\n\t"
+      "vmovdqa64 %[t3], 192(%[d])\n\t"
+      "vmovdqa64 %[t4], 256(%[d])\n\t"
+      "vmovdqa64 %[t5], 320(%[d])\n\t"
+      "vmovdqa64 %[t6], 384(%[d])\n\t"
+      "vmovdqa64 %[t7], 448(%[d])\n\t"
+      "vpavgw %[t1], %[t0], %[r0]\n\t"
+      "vpavgw %[t3], %[t2], %[r1]\n\t"
+      "vpavgw %[t5], %[t4], %[r2]\n\t"
+      "vpavgw %[t7], %[t6], %[r3]\n\t"
+      "vpaddq %[t1], %[t0], %[t0]\n\t"
+      "vpaddq %[t3], %[t2], %[t2]\n\t"
+      "vpaddq %[t5], %[t4], %[t4]\n\t"
+      "vpaddq %[t7], %[t6], %[t6]\n\t"
+      "vpaddq %[t2], %[t0], %[t0]\n\t"
+      "vpaddq %[t6], %[t4], %[t4]\n\t"
+      "vpaddq %[t0], %[a], %[a]\n\t"
+      "vpaddq %[t4], %[b], %[b]\n\t"
+      "vpavgw %[r1], %[r0], %[r0]\n\t"
+      "vpavgw %[r3], %[r2], %[r2]\n\t"
+      "vpavgw %[r2], %[r0], %[r0]\n\t"
+      "vpsrlq $48, %[r0], %[r0]\n\t"
+      "vpaddq %[r0], %[g], %[g]\n\t"
+      "addq $512, %[s]\n\t"
+      "addq $512, %[d]\n\t"
+      "cmpq %[end], %[s]\n\t"
+      "jb 1b\n\t"
+      : [s] "+r"(s), [d] "+r"(d), [a] "+v"(w.a), [b] "+v"(w.b), [g] "+v"(w.g),
+        [t0] "=&v"(t0), [t1] "=&v"(t1), [t2] "=&v"(t2), [t3] "=&v"(t3),
+        [t4] "=&v"(t4), [t5] "=&v"(t5), [t6] "=&v"(t6), [t7] "=&v"(t7),
+        [r0] "=&v"(r0), [r1] "=&v"(r1), [r2] "=&v"(r2), [r3] "=&v"(r3)
+      : [end] "r"(end)
+      // The loop reads blocks * 512 bytes at s and writes as many at d.
+      : "cc", "memory");
 }
 
-// CopyVector copies the vector at s to d and adds it to `w` as a block of
-// its own.
-[[gnu::always_inline]] inline void CopyVector(uint8_t* d, const uint8_t* s,
-                                              Wide& w) {
-  const __m512i x = Load(s);
-  Store(d, x);
-  w.AddVector(x);
-}
-
-// CopyTail is AddTail that also stores each vector from s to d (the last
-// one masked like its load).
-[[gnu::always_inline]] inline void CopyTail(uint8_t* d, const uint8_t* s,
-                                            size_t span, Wide& w) {
+// CopyTailBlock copies the last 1..512 bytes of CopyMedium, the `span`
+// bytes at s to d (64-byte aligned), and adds them to `w` as one block:
+// the whole vectors but the last, straight-line code entered at their
+// count, then the last 1..64 bytes masked, the missing vectors zero (a
+// block of partly zero vectors obeys the bound at the top of this file).
+// One tree of adds, where adding each vector to the same two accumulators
+// in turn (AddTail) makes a chain as long as the tail that the fold waits
+// for.
+[[gnu::always_inline]] inline void CopyTailBlock(uint8_t* d, const uint8_t* s,
+                                                 size_t span, Wide& w) {
   const size_t whole = (span - 1) / kVector;  // 0..7
+  const __m512i zero = _mm512_setzero_si512();
+  __m512i t0 = zero, t1 = zero, t2 = zero, t3 = zero, t4 = zero, t5 = zero,
+          t6 = zero;
+  const auto copy = [&](size_t i) {
+    const __m512i x = Load(s + i * kVector);
+    Store(d + i * kVector, x);
+    return x;
+  };
   switch (whole) {
     case 7:
-      CopyVector(d + 384, s + 384, w);
+      t6 = copy(6);
       [[fallthrough]];
     case 6:
-      CopyVector(d + 320, s + 320, w);
+      t5 = copy(5);
       [[fallthrough]];
     case 5:
-      CopyVector(d + 256, s + 256, w);
+      t4 = copy(4);
       [[fallthrough]];
     case 4:
-      CopyVector(d + 192, s + 192, w);
+      t3 = copy(3);
       [[fallthrough]];
     case 3:
-      CopyVector(d + 128, s + 128, w);
+      t2 = copy(2);
       [[fallthrough]];
     case 2:
-      CopyVector(d + 64, s + 64, w);
+      t1 = copy(1);
       [[fallthrough]];
     case 1:
-      CopyVector(d, s, w);
+      t0 = copy(0);
       [[fallthrough]];
     default:
       break;
@@ -473,14 +514,44 @@ uint64_t SumAligned(const uint8_t* base, size_t off, size_t len) {
   const __mmask64 k = FirstBytes(span - last);
   const __m512i x = LoadMasked(s + last, k);
   StoreMasked(d + last, k, x);
-  w.AddVector(x);
+  w.AddBlock(t0, t1, t2, t3, t4, t5, t6, x);
 }
 
-// CopyAligned copies src[0, len) to dst (dst = base + off, base 64-byte
-// aligned, off < 64, len >= kBlock) and returns the native accumulator of
-// the bytes, positions counted from base. Reads and writes only those bytes.
-uint64_t CopyAligned(uint8_t* base, const uint8_t* src, size_t off,
-                     size_t len) {
+// LaneNative returns a native accumulator of everything added to `w`
+// (zero only if that is all zero), with a shorter chain of dependent
+// operations than Wide::Native, which CopyMedium's result waits for (a
+// copy of 1500 or 2048 bytes ran 15-20% faster with no reduction at all).
+// It is congruent to the exact sum T modulo 0xffff, not modulo 2^64 - 1,
+// which is all that PlaceNative, AddEndAround and FoldNative need (they
+// keep congruence modulo 0xffff, a divisor of 2^64 - 1).
+//
+// Per lane i, with m blocks added, T_i = 2^51 g_i + d_i where d_i = A_i -
+// (g_i << 51) read as signed: |d_i| < m * 3 * 2^50 (the bound at the top of
+// this file, per lane), below 2^60 for m <= kMaxBlocks. The lane is reduced
+// in the vector: u_i = d_i modulo 2^64 - 1 in [0, 2^64) (2^64 + d_i - 1 for
+// a negative d_i, since 2^64 == 1), zero only if d_i is; then, since 2^32
+// == 1 and 2^51 == 2^3 (mod 0xffff), T_i == lo32(u_i) + hi32(u_i) + 8 g_i,
+// below 2^34 (g_i < kMaxBlocks * 2^16). That is zero only if g_i and d_i
+// are, i.e. only if T_i is. The eight lanes sum below 2^37.
+[[gnu::always_inline]] inline uint64_t LaneNative(const Wide& w) {
+  const __m512i x = _mm512_add_epi64(w.a, w.b);
+  const __m512i d = _mm512_sub_epi64(x, ShiftLeft(w.g, 51));
+  const __m512i u = _mm512_sub_epi64(d, ShiftRight(d, 63));
+  const __m512i lo = _mm512_and_si512(u, _mm512_set1_epi64(0xffffffff));
+  const __m512i s = _mm512_add_epi64(_mm512_add_epi64(lo, ShiftRight(u, 32)),
+                                     ShiftLeft(w.g, 3));
+  return HorizontalSum(s);
+}
+
+// CopyMedium copies src[0, len) to dst (dst = base + off, base 64-byte
+// aligned, off < 64, kBlock <= len < kMovsbFrom) and returns a native
+// accumulator of the bytes, positions counted from base: SumAligned's
+// method with stores, for the lengths that fit one Wide (the first block,
+// at most kMovsbFrom / kBlock - 1 more and the tail's one), head and tail
+// stored masked like their loads. Reads and writes only those bytes.
+static_assert(kMovsbFrom / kBlock + 1 <= kMaxBlocks);
+[[gnu::noinline]] uint64_t CopyMedium(uint8_t* base, const uint8_t* src,
+                                      size_t off, size_t len) {
   const __mmask64 head = ~uint64_t{0} << off;
   size_t span = off + len;
   uint8_t* d = base;
@@ -505,19 +576,13 @@ uint64_t CopyAligned(uint8_t* base, const uint8_t* src, size_t off,
   d += kBlock;
   s += kBlock;
   span -= kBlock;
-  uint64_t acc = 0;
-  while (span >= kBlock) {
-    size_t blocks = span / kBlock;
-    blocks = blocks < kChunkBlocks ? blocks : kChunkBlocks;
-    CopyBlocks(d, s, blocks, w);
+  if (span >= kBlock) {
+    const size_t blocks = span / kBlock;
+    CopyAddBlocks(d, s, blocks, w);
     span -= blocks * kBlock;
-    if (span >= kBlock) {
-      acc = AddEndAround(acc, w.Native());
-      w = Wide();
-    }
   }
-  if (span > 0) CopyTail(d, s, span, w);
-  return AddEndAround(acc, w.Native());
+  if (span > 0) CopyTailBlock(d, s, span, w);
+  return LaneNative(w);
 }
 
 // Movsb copies src[0, n) to dst with `rep movsb` (the direction flag is
@@ -528,13 +593,13 @@ uint64_t CopyAligned(uint8_t* base, const uint8_t* src, size_t off,
 }
 
 // CopyChunked copies src[0, len), len >= kBlock, to dst and returns the
-// native accumulator of the bytes, positions counted from src. Once source and destination no longer fit in
-// L1 together, a store loop pays for reading every destination line in
-// before writing it; `rep movsb` does not (measured on Zen 5: 64 KiB copied
-// in 0.74x the time of the 512-bit load/store loop, 32 KiB in 0.58x). So the
-// copy is `rep movsb` in chunks of kMovsbChunk bytes, each followed by the
-// sum of its source bytes, still in L1: 1.24x memcpy at 64 KiB where the
-// fused loop took 1.35x. The chunks after the first start at 64-byte
+// native accumulator of the bytes, positions counted from src. Once source and
+// destination no longer fit in L1 together, a store loop pays for reading every
+// destination line in before writing it; `rep movsb` does not (measured on Zen
+// 5: 64 KiB copied in 0.74x the time of the 512-bit load/store loop, 32 KiB in
+// 0.58x). So the copy is `rep movsb` in chunks of kMovsbChunk bytes, each
+// followed by the sum of its source bytes, still in L1: 1.24x memcpy at 64 KiB
+// where the fused loop took 1.35x. The chunks after the first start at 64-byte
 // boundaries of the source, an even distance from it.
 uint64_t CopyChunked(uint8_t* dst, const uint8_t* src, size_t len) {
   const size_t off = BaseOffset(src);
@@ -555,7 +620,7 @@ uint64_t CopyChunked(uint8_t* dst, const uint8_t* src, size_t len) {
 
 // CopyLong is X86Avx512CopySum for len >= kMovsbFrom: the first kL1Bytes -
 // len bytes (none from kL1Bytes - kBlock on) by the fused loop
-// (CopyAligned), the rest by CopyChunked. Why the split: `rep movsb`
+// (CopyMedium), the rest by CopyChunked. Why the split: `rep movsb`
 // appears not to bring the destination into L1 (it writes whole lines
 // without reading them), so the lines such a copy leaves in L1 are the
 // fused part's source and destination and the chunks' sources, 2 (kL1Bytes
@@ -565,20 +630,20 @@ uint64_t CopyChunked(uint8_t* dst, const uint8_t* src, size_t len) {
 // against memcpy, all by CopyChunked -> split: 28 KiB 1.34x -> 0.91x,
 // 32 KiB 1.34x -> 1.05x, 40 KiB 1.34x -> 1.27x; from 44 KiB on no change.
 // Bounds: for len < kL1Bytes - kBlock the fused part has kL1Bytes - len >
-// kBlock bytes (CopyAligned's least) and leaves 2 len - kL1Bytes >= 1024
-// bytes, as len >= kMovsbFrom = kL1Bytes / 2 + 512 (CopyChunked's least is
-// kBlock).
+// kBlock bytes (CopyMedium's least; and fewer than kMovsbFrom, its most) and
+// leaves 2 len - kL1Bytes >= 1024 bytes, as len >= kMovsbFrom = kL1Bytes / 2 +
+// 512 (CopyChunked's least is kBlock).
 [[gnu::noinline]] uint16_t CopyLong(uint8_t* dst, const uint8_t* src,
                                     size_t len, uint16_t initial) {
   const size_t fused = len < kL1Bytes - kBlock ? kL1Bytes - len : 0;
   uint64_t acc = 0;
   if (fused != 0) {
     const size_t off = BaseOffset(dst);
-    acc = PlaceNative(CopyAligned(dst - off, src, off, fused), off);
+    acc = PlaceNative(CopyMedium(dst - off, src, off, fused), off);
   }
   acc = AddEndAround(
-      acc, PlaceNative(CopyChunked(dst + fused, src + fused, len - fused),
-                       fused));
+      acc,
+      PlaceNative(CopyChunked(dst + fused, src + fused, len - fused), fused));
   return FinishAccumulator(acc, initial);
 }
 
@@ -661,7 +726,7 @@ uint16_t X86Avx512CopySum(uint8_t* dst, const uint8_t* src, size_t len,
   if (len >= kMovsbFrom) return CopyLong(dst, src, len, initial);  // Tail call.
   const size_t off = BaseOffset(dst);
   return FinishAccumulator(
-      PlaceNative(CopyAligned(dst - off, src, off, len), off), initial);
+      PlaceNative(CopyMedium(dst - off, src, off, len), off), initial);
 }
 
 uint16_t X86Avx512SumPieces(const std::span<const uint8_t>* pieces,
