@@ -360,15 +360,17 @@ TEST_P(ImplementationTest, CopySumInitialValuesAndLargeLengths) {
 }
 
 TEST_P(ImplementationTest, CopySumAroundLongCopyBoundaries) {
-  // Lengths where a long copy changes method or splits: x86_avx512 runs its
-  // fused loop up to 24.5 KiB, splits longer copies into a fused part of
-  // 48 KiB - len bytes and `rep movsb` chunks of 16 KiB (the chunks' number
-  // changes at 32 KiB + 256 and every 16 KiB), and copies all with
-  // `rep movsb` from 47.5 KiB on; x86_avx2's loop reduces every 64 KiB.
-  // Each at odd and even offsets of source and destination, random and
-  // carry-heavy bytes.
-  constexpr size_t kBoundaries[] = {16384, 24576, 25088, 25600, 32768,
-                                    33024, 48640, 49152, 49664, 65536};
+  // Lengths where a long copy changes method or splits. With L the L1 data
+  // cache's size (48 KiB on Zen 5, 32 KiB on many others), x86_avx512 and
+  // x86_avx2 copy a length from L / 2 + 512 on partly with `rep movsb`
+  // (x86_avx512: up to L - 512, then all; x86_avx2: up to L - 1024, then
+  // none), in chunks of 16 KiB (their number changes at L / 2 + 8448 and
+  // every 8 KiB after); x86_avx512's CopySum enters its long path at
+  // 16.5 KiB and x86_avx2's loop reduces every 64 KiB. Each at odd and even
+  // offsets of source and destination, random and carry-heavy bytes.
+  constexpr size_t kBoundaries[] = {16384, 16896, 24576, 24832, 25088,
+                                    25600, 31744, 32256, 32768, 33024,
+                                    48128, 48640, 49152, 49664, 65536};
   constexpr std::pair<size_t, size_t> kOffsetPairs[] = {
       {0, 0}, {1, 0}, {0, 1}, {3, 62}, {63, 17}};
   constexpr size_t kMax = 65536 + 65;

@@ -67,6 +67,7 @@
 #include <cstdint>
 
 #include "checksum/internal/native_sum.h"
+#include "checksum/internal/x86_cache.h"
 
 namespace ipsum::checksum::internal {
 namespace {
@@ -77,17 +78,14 @@ constexpr size_t kShort = 64;
 // SumPieces too: such a piece is summed on its own); shorter inputs take
 // SumSmall/CopySmall (in SumPieces, AddPieceBlock).
 constexpr size_t kAlignFrom = 512;
-// kL1Bytes is the L1 data cache CopySum plans for: 48 KiB, Zen 5's (and
-// Intel's since Ice Lake). A copy whose source and destination fit in it
-// together (len < kMovsbFrom) runs the fused 512-byte loop; a longer one
-// copies with `rep movsb` (see CopyChunked), all of it from kL1Bytes -
-// kBlock on and the part past the first kL1Bytes - len bytes below that
-// (see CopyLong). On a CPU with a smaller L1 only the speed changes.
-constexpr size_t kL1Bytes = size_t{48} << 10;
-// kMovsbFrom: from this length on, CopySum copies some or all of the bytes
-// with `rep movsb`, kMovsbChunk bytes at a time, and sums each chunk's
-// source right after it, while it is in L1 (see CopyChunked).
-constexpr size_t kMovsbFrom = kL1Bytes / 2 + 512;
+// kLongFrom: from this length on, CopySum goes through CopyLong, which
+// splits a copy by the L1 data cache's size (X86L1DataCacheBytes, at least
+// 32 KiB); below it, and below half the L1 in CopyLong, the fused 512-byte
+// loop copies all (CopyMedium), up to kFusedMax bytes.
+constexpr size_t kLongFrom = (size_t{32} << 10) / 2 + 512;
+constexpr size_t kFusedMax = (size_t{48} << 10) + 512;
+// kMovsbChunk: CopyChunked copies this many bytes at a time with `rep
+// movsb` and sums each chunk's source right after it, while it is in L1.
 constexpr size_t kMovsbChunk = size_t{16} << 10;
 // kVector is the bytes of one vector, kBlock the bytes one step of the loop
 // reads (eight vectors).
@@ -544,12 +542,12 @@ uint64_t SumAligned(const uint8_t* base, size_t off, size_t len) {
 }
 
 // CopyMedium copies src[0, len) to dst (dst = base + off, base 64-byte
-// aligned, off < 64, kBlock <= len < kMovsbFrom) and returns a native
+// aligned, off < 64, kBlock <= len < kFusedMax) and returns a native
 // accumulator of the bytes, positions counted from base: SumAligned's
 // method with stores, for the lengths that fit one Wide (the first block,
-// at most kMovsbFrom / kBlock - 1 more and the tail's one), head and tail
+// at most kFusedMax / kBlock - 1 more and the tail's one), head and tail
 // stored masked like their loads. Reads and writes only those bytes.
-static_assert(kMovsbFrom / kBlock + 1 <= kMaxBlocks);
+static_assert(kFusedMax / kBlock + 1 <= kMaxBlocks);
 [[gnu::noinline]] uint64_t CopyMedium(uint8_t* base, const uint8_t* src,
                                       size_t off, size_t len) {
   const __mmask64 head = ~uint64_t{0} << off;
@@ -618,27 +616,36 @@ uint64_t CopyChunked(uint8_t* dst, const uint8_t* src, size_t len) {
   return PlaceNative(acc, off);
 }
 
-// CopyLong is X86Avx512CopySum for len >= kMovsbFrom: the first kL1Bytes -
-// len bytes (none from kL1Bytes - kBlock on) by the fused loop
-// (CopyMedium), the rest by CopyChunked. Why the split: `rep movsb`
-// appears not to bring the destination into L1 (it writes whole lines
-// without reading them), so the lines such a copy leaves in L1 are the
-// fused part's source and destination and the chunks' sources, 2 (kL1Bytes
-// - len) + (2 len - kL1Bytes) = kL1Bytes bytes: when the same buffers are
-// copied again (a stack reusing its buffers; the benchmark) the fused part
-// runs from L1 and its stores read no line in first. Measured on Zen 5
-// against memcpy, all by CopyChunked -> split: 28 KiB 1.34x -> 0.91x,
+// CopyLong is X86Avx512CopySum for len >= kLongFrom. With L the L1 data
+// cache's size (clamped to [32 KiB, 96 KiB]): below L / 2 + 512 bytes all
+// by CopyMedium; below L - kBlock the first L - len bytes by CopyMedium and
+// the rest by CopyChunked; from there on all by CopyChunked. Why the split:
+// `rep movsb` appears not to bring the destination into L1 (it writes
+// whole lines without reading them), so the lines such a copy leaves in L1
+// are the fused part's source and destination and the chunks' sources,
+// 2 (L - len) + (2 len - L) = L bytes: when the same buffers are copied
+// again (a stack reusing its buffers; the benchmark) the fused part runs
+// from L1 and its stores read no line in first. Measured on Zen 5 (L = 48
+// KiB) against memcpy, all by CopyChunked -> split: 28 KiB 1.34x -> 0.91x,
 // 32 KiB 1.34x -> 1.05x, 40 KiB 1.34x -> 1.27x; from 44 KiB on no change.
-// Bounds: for len < kL1Bytes - kBlock the fused part has kL1Bytes - len >
-// kBlock bytes (CopyMedium's least; and fewer than kMovsbFrom, its most) and
-// leaves 2 len - kL1Bytes >= 1024 bytes, as len >= kMovsbFrom = kL1Bytes / 2 +
-// 512 (CopyChunked's least is kBlock).
+// Bounds: in the split L / 2 + 512 <= len < L - kBlock, so the fused part
+// has L - len > kBlock bytes, at most L / 2 - 512 < kFusedMax (CopyMedium's
+// bounds), and leaves 2 len - L >= 1024 bytes (CopyChunked's least is
+// kBlock); all by CopyMedium, len < L / 2 + 512 <= kFusedMax.
 [[gnu::noinline]] uint16_t CopyLong(uint8_t* dst, const uint8_t* src,
                                     size_t len, uint16_t initial) {
-  const size_t fused = len < kL1Bytes - kBlock ? kL1Bytes - len : 0;
+  size_t l1 = X86L1DataCacheBytes();
+  l1 = l1 < (size_t{32} << 10) ? size_t{32} << 10 : l1;
+  l1 = l1 > (size_t{96} << 10) ? size_t{96} << 10 : l1;
+  static_assert((size_t{96} << 10) / 2 + 512 <= kFusedMax);
+  const size_t off = BaseOffset(dst);
+  if (len < l1 / 2 + 512) {
+    return FinishAccumulator(
+        PlaceNative(CopyMedium(dst - off, src, off, len), off), initial);
+  }
+  const size_t fused = len < l1 - kBlock ? l1 - len : 0;
   uint64_t acc = 0;
   if (fused != 0) {
-    const size_t off = BaseOffset(dst);
     acc = PlaceNative(CopyMedium(dst - off, src, off, fused), off);
   }
   acc = AddEndAround(
@@ -723,7 +730,7 @@ uint16_t X86Avx512CopySum(uint8_t* dst, const uint8_t* src, size_t len,
   if (len < kAlignFrom) {
     return FinishAccumulator(CopySmall(dst, src, len), initial);
   }
-  if (len >= kMovsbFrom) return CopyLong(dst, src, len, initial);  // Tail call.
+  if (len >= kLongFrom) return CopyLong(dst, src, len, initial);  // Tail call.
   const size_t off = BaseOffset(dst);
   return FinishAccumulator(
       PlaceNative(CopyMedium(dst - off, src, off, len), off), initial);
