@@ -133,13 +133,13 @@ enum class FastResult : uint8_t { kDelivered, kDropped, kNotTaken };
 
 // DecodeFast decodes the frame almost every host receives almost all the
 // time: Ethernet II without VLAN tags; IPv4 without options, not a
-// fragment, with a valid header checksum; TCP (with a valid data offset and
-// option list) or UDP (whose length is the IP payload's); exactly as long
-// as the IP header says, so no Ethernet padding to trim; all the headers in
-// the frame's first view. It reads that shape at fixed offsets straight
-// from the first view, with none of the general path's walks, views and
-// re-parses, and with everything it needs read before the one step that
-// consumes the headers.
+// fragment, with a valid header checksum, or IPv6 without extension
+// headers; TCP (with a valid data offset and option list) or UDP (whose
+// length is the IP payload's); exactly as long as the IP header says, so no
+// Ethernet padding to trim; all the headers in the frame's first view. It reads
+// that shape at fixed offsets straight from the first view, with none of the
+// general path's walks, views and re-parses, and with everything it needs read
+// before the one step that consumes the headers.
 //
 // Every other frame is left untouched to the general path (kNotTaken):
 // other shapes, and every frame the general path would drop before the
@@ -155,33 +155,55 @@ FastResult DecodeFast(ReceivedPacket& out, ReceiveStats& stats) {
   if (!pkt.headers().empty() || data.view_count() == 0) {
     return FastResult::kNotTaken;
   }
-  constexpr size_t kLink = 14;     // Ethernet II, untagged.
-  constexpr size_t kNetwork = 20;  // IPv4, IHL 5.
-  constexpr size_t kT = kLink + kNetwork;
+  constexpr size_t kLink = 14;  // Ethernet II, untagged.
   const std::span<const uint8_t> first = data.views()[0].span();
-  // The shortest frame taken: a TCP header without options, or a UDP one
-  // with 12 bytes of data (shorter UDP frames are padded, so general).
-  if (first.size() < kT + header::TCP::kMinSize) return FastResult::kNotTaken;
+  // The shortest frame taken: IPv4 and a TCP header without options, or a
+  // UDP one with 12 bytes of data (shorter UDP frames are padded, so
+  // general).
+  if (first.size() < kLink + 20 + header::TCP::kMinSize) {
+    return FastResult::kNotTaken;
+  }
   const uint8_t* f = first.data();
+  const uint8_t* n = f + kLink;  // The IP header.
   const size_t frame_size = data.size();
-  // EtherType 0x0800 (bytes 12-13), then version 4 and IHL 5 (byte 14).
-  if ((LoadBig32(f + 12) & 0xffffff00u) != 0x08004500u) {
+  // EtherType (bytes 12-13) and the IP header's first byte.
+  const uint32_t type_and_version = LoadBig32(f + 12) & 0xfffff000u;
+  size_t network_header;  // IPv4 or IPv6 header length.
+  size_t ip_length;       // The datagram's, by its header.
+  uint8_t protocol;
+  if (type_and_version == 0x08004000u) {
+    // IPv4 without options (IHL 5).
+    if (n[0] != 0x45) return FastResult::kNotTaken;
+    network_header = 20;
+    ip_length = LoadBig16(n + 2);
+    // Neither More Fragments nor a Fragment Offset (the reserved bit and
+    // DF are not the general path's business either).
+    if ((LoadBig16(n + 6) & 0x3fffu) != 0) return FastResult::kNotTaken;
+    protocol = n[9];
+  } else if (type_and_version == 0x86dd6000u) {
+    // IPv6, the transport header right after it (no extension header).
+    network_header = 40;
+    if (first.size() < kLink + 40 + header::TCP::kMinSize) {
+      return FastResult::kNotTaken;
+    }
+    ip_length = 40 + size_t{LoadBig16(n + 4)};
+    protocol = n[6];
+  } else {
     return FastResult::kNotTaken;
   }
-  // Total Length: the whole rest of the frame (>= 40, as the frame is at
-  // least 54 bytes), so nothing is cut off or padded.
-  const size_t total = LoadBig16(f + kLink + 2);
-  if (total != frame_size - kLink) return FastResult::kNotTaken;
-  // Neither More Fragments nor a Fragment Offset (the reserved bit and DF
-  // are the general path's business no more than here).
-  if ((LoadBig16(f + kLink + 6) & 0x3fffu) != 0) return FastResult::kNotTaken;
-  if (internal::HeaderSum(first.subspan(kLink, kNetwork)) != 0xffff) {
+  const bool v4 = network_header == 20;
+  // The datagram is the whole rest of the frame, so nothing is cut off or
+  // padded (and, the frame holding a transport header, longer than the
+  // IP header).
+  if (ip_length != frame_size - kLink) return FastResult::kNotTaken;
+  if (v4 && internal::HeaderSum(first.subspan(kLink, 20)) != 0xffff) {
     return FastResult::kNotTaken;
   }
-  const uint8_t protocol = f[kLink + 9];
-  const size_t transport_length = total - kNetwork;
+  const size_t kT = kLink + network_header;  // The transport header.
+  const size_t transport_length = ip_length - network_header;
   const uint8_t* t = f + kT;
   size_t transport_header;
+  bool udp_no_checksum = false;
   if (protocol == header::kProtocolTCP) {
     transport_header = static_cast<size_t>(t[12] >> 4) * 4;
     if (transport_header < header::TCP::kMinSize ||
@@ -191,6 +213,10 @@ FastResult DecodeFast(ReceivedPacket& out, ReceiveStats& stats) {
   } else if (protocol == header::kProtocolUDP) {
     if (LoadBig16(t + 4) != transport_length) return FastResult::kNotTaken;
     transport_header = header::UDP::kSize;
+    // RFC 768: a zero checksum means none was sent, allowed over IPv4;
+    // over IPv6 the general path drops it (RFC 8200 section 8.1).
+    udp_no_checksum = LoadBig16(t + 6) == 0;
+    if (udp_no_checksum && !v4) return FastResult::kNotTaken;
   } else {
     return FastResult::kNotTaken;
   }
@@ -206,7 +232,6 @@ FastResult DecodeFast(ReceivedPacket& out, ReceiveStats& stats) {
 
   // Decode the transport header before anything is consumed: a bad option
   // list is the general path's drop.
-  bool udp_no_checksum = false;
   if (protocol == header::kProtocolTCP) {
     TCPInfo& info = out.tcp.emplace();
     if (!ParseOptions(th.subspan(header::TCP::kMinSize), info.options)) {
@@ -220,20 +245,26 @@ FastResult DecodeFast(ReceivedPacket& out, ReceiveStats& stats) {
     info.urgent_pointer = LoadBig16(t + 18);
     pkt.transport_protocol = TransportProtocol::kTCP;
   } else {
-    // RFC 768: a zero checksum means none was sent (allowed over IPv4).
-    udp_no_checksum = LoadBig16(t + 6) == 0;
+    out.tcp.reset();
     pkt.transport_protocol = TransportProtocol::kUDP;
   }
-  if (protocol != header::kProtocolTCP) out.tcp.reset();
   out.source_port = LoadBig16(t);
   out.destination_port = LoadBig16(t + 2);
-  out.source_v6 = {};
-  out.destination_v6 = {};
   out.is_fragment = false;
   out.checksum_verified = false;
-  out.source_v4 = header::IPv4Address::From(f + kLink + 12);
-  out.destination_v4 = header::IPv4Address::From(f + kLink + 16);
-  pkt.network_protocol = NetworkProtocol::kIPv4;
+  if (v4) {
+    out.source_v4 = header::IPv4Address::From(n + 12);
+    out.destination_v4 = header::IPv4Address::From(n + 16);
+    out.source_v6 = {};
+    out.destination_v6 = {};
+    pkt.network_protocol = NetworkProtocol::kIPv4;
+  } else {
+    out.source_v4 = {};
+    out.destination_v4 = {};
+    out.source_v6 = header::IPv6Address::From(n + 8);
+    out.destination_v6 = header::IPv6Address::From(n + 24);
+    pkt.network_protocol = NetworkProtocol::kIPv6;
+  }
 
   // What the parse step says of this shape, every field stored (not
   // `p = ParsedPacket{}` and then the few that differ: gcc zeroes the
@@ -243,22 +274,22 @@ FastResult DecodeFast(ReceivedPacket& out, ReceiveStats& stats) {
   p.error = ParseError::kOk;
   p.reason = {};
   p.has_ethernet = true;
-  p.ether_type = 0x0800;
+  p.ether_type = v4 ? 0x0800 : 0x86dd;
   p.vlan_count = 0;
   p.vlan_tpid = {};
   p.vlan_tci = {};
   p.link_header_length = kLink;
-  p.network = NetworkProtocol::kIPv4;
+  p.network = pkt.network_protocol;
   p.network_offset = kLink;
-  p.network_header_length = kNetwork;
-  p.ip_length = total;
-  p.captured_ip_bytes = total;
+  p.network_header_length = network_header;
+  p.ip_length = ip_length;
+  p.captured_ip_bytes = ip_length;
   p.trailing_bytes = 0;
   p.truncated = false;
   p.is_fragment = false;
   p.is_first_fragment = false;
   p.fragment_offset = 0;
-  p.fragment_id = LoadBig16(f + kLink + 4);
+  p.fragment_id = v4 ? LoadBig16(n + 4) : 0;
   p.ipv6_extension_count = 0;
   p.routing_header_offset = 0;
   p.segments_left = 0;
@@ -280,8 +311,10 @@ FastResult DecodeFast(ReceivedPacket& out, ReceiveStats& stats) {
   } else {
     verify = true;
     const uint16_t pseudo =
-        internal::PseudoSum(out.source_v4, out.destination_v4, protocol,
-                            static_cast<uint16_t>(transport_length));
+        v4 ? internal::PseudoSum(out.source_v4, out.destination_v4, protocol,
+                                 static_cast<uint16_t>(transport_length))
+           : internal::PseudoSum(out.source_v6, out.destination_v6, protocol,
+                                 static_cast<uint32_t>(transport_length));
     if (complete) {
       // The NIC's sum less that of the bytes from csum_start to the
       // transport header: the transport's sum, counted from csum_start.
@@ -296,11 +329,11 @@ FastResult DecodeFast(ReceivedPacket& out, ReceiveStats& stats) {
     }
   }
 
-  // One step: the 14 + 20 + header bytes move to the header area, and
-  // data() keeps the transport payload, exactly transport_length -
+  // One step: the 14 + 20 (or 40) + header bytes move to the header area,
+  // and data() keeps the transport payload, exactly transport_length -
   // transport_header bytes (the frame ends where the IP datagram does).
-  if (!pkt.ConsumeHeaders(kLink, kNetwork, transport_header)) {
-    // Cannot happen (the headers are in the first view, at most 94 bytes);
+  if (!pkt.ConsumeHeaders(kLink, network_header, transport_header)) {
+    // Cannot happen (the headers are in the first view, at most 114 bytes);
     // kept so that a broken invariant drops rather than misreads.
     ++stats.dropped[static_cast<size_t>(DropReason::kUnsupported)];
     return FastResult::kDropped;
