@@ -175,7 +175,8 @@ class PacketBuffer {
   // fewer bytes than the three together or the header area has no room for
   // them. Inline for the receive path's case (no headers yet, three of
   // them, all in data()'s first view).
-  bool ConsumeHeaders(size_t link, size_t network, size_t transport) {
+  [[gnu::always_inline]] bool ConsumeHeaders(size_t link, size_t network,
+                                             size_t transport) {
     const bool small = (link | network | transport) < kHeaderCapacity / 2;
     const size_t n = link + network + transport;  // No wrap when small.
     if (start_ == end_ && small && link != 0 && network != 0 &&

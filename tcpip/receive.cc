@@ -80,7 +80,8 @@ bool TrimTail(PacketBuffer& pkt, size_t keep, Complete& c) {
 // on every segment once timestamps are on, NOP NOP Timestamps, is read
 // directly; anything else goes through header::ParseTCPOptions. Both give the
 // same result for that layout.
-bool ParseOptions(std::span<const uint8_t> area, header::TCPOptions& options) {
+[[gnu::always_inline]] inline bool ParseOptions(std::span<const uint8_t> area,
+                                                header::TCPOptions& options) {
   if (area.empty()) return true;
   constexpr size_t kAlignedTimestampsSize = 12;
   constexpr uint8_t kNop = 1;
@@ -149,7 +150,8 @@ enum class FastResult : uint8_t { kDelivered, kDropped, kNotTaken };
 // transport checksum, exactly as the general path would: field for field
 // and counter for counter, which receive_test checks against
 // internal::ReceiveGeneralForTesting on every frame shape it generates.
-FastResult DecodeFast(ReceivedPacket& out, ReceiveStats& stats) {
+[[gnu::always_inline]] inline FastResult DecodeFast(ReceivedPacket& out,
+                                                    ReceiveStats& stats) {
   PacketBuffer& pkt = out.packet;
   buffer::Buffer& data = pkt.data();
   if (!pkt.headers().empty() || data.view_count() == 0) {
