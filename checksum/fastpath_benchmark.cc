@@ -9,8 +9,8 @@
 //                             target is sum >= 0.7x of it at 1500 B..64 KiB.
 //   BM_ReadBaseline512/len:N  the same with 512-bit loads
 //                             (read_baseline_avx512.h), where supported.
-//   BM_InCache/<impl>/len:N   the same lengths as BM_ReadBaseline (plus
-//                             1500), in the same run, for the ratio.
+//   BM_InCache/<impl>/len:N   the same lengths as BM_ReadBaseline (1500
+//                             .. 64 KiB), in the same run, for the ratio.
 //   BM_Interleaved/<impl>/... alternates two (length, offset) pairs on every
 //                             call, so no branch on the length is predicted
 //                             from the previous call: a stack's real mix of
@@ -243,18 +243,24 @@ void ShortCases(benchmark::internal::Benchmark* b) {
   b->Args({40, 0});
 }
 
+// InCacheLengths registers the lengths at which BM_InCache is compared with
+// the read baselines: an MTU (1500, and 1536 = 3 x 512), powers of two up to
+// 64 KiB, and the odd tails 32767 and 65535.
+void InCacheLengths(benchmark::internal::Benchmark* b) {
+  for (int64_t len : {1500, 1536, 2048, 4096, 8192, 16384, 32767, 32768,
+                      65535, 65536}) {
+    b->Arg(len);
+  }
+}
+
 BENCHMARK(BM_ReadBaseline)
     ->ArgName("len")
-    ->Arg(1536)
-    ->Arg(16384)
-    ->Arg(65536)
+    ->Apply(InCacheLengths)
     ->Arg(k4MiB)
     ->Arg(k64MiB);
 BENCHMARK(BM_ReadBaseline512)
     ->ArgName("len")
-    ->Arg(1536)
-    ->Arg(16384)
-    ->Arg(65536)
+    ->Apply(InCacheLengths)
     ->Arg(k4MiB)
     ->Arg(k64MiB);
 BENCHMARK(BM_MemcpyOutOfCache)->ArgName("len")->Arg(k4MiB)->Arg(k64MiB);
@@ -274,10 +280,7 @@ const bool kRegistered = [] {
     benchmark::RegisterBenchmark(("BM_InCache/" + name).c_str(), BM_OutOfCache,
                                  &impl)
         ->ArgName("len")
-        ->Arg(1500)
-        ->Arg(1536)
-        ->Arg(16384)
-        ->Arg(65536);
+        ->Apply(InCacheLengths);
     benchmark::RegisterBenchmark(("BM_OutOfCache/" + name).c_str(),
                                  BM_OutOfCache, &impl)
         ->ArgName("len")
