@@ -305,6 +305,43 @@ TEST_P(ImplementationTest, MegabyteBuffersMatchReference) {
             ReferenceSum(carry_heavy.at(5), k1MiB + 3, 0));
 }
 
+TEST_P(ImplementationTest, LongestSingleReductionsMatchReference) {
+  // Spans (from the 64-byte boundary at or before the input to its end)
+  // around 258 x 512 bytes, where x86_avx512 sums the most blocks before one
+  // reduction (its first block, 256 in its loop and a tail of up to eight
+  // vectors) and then starts a second. Filled so as to push its estimate of
+  // the top words furthest from the exact sum in either direction: all 0xff
+  // (the low 48 bits of each 64-bit word at their maximum), and the low 48
+  // bits zero under random top words (averages that round up, the estimate
+  // above the sum); initial values 0 and 0xffff.
+  constexpr size_t kEdge = 258 * 512;
+  constexpr size_t kMax = kEdge + 64;
+  std::mt19937_64 rng(kEdge);
+  Buffer ones(kMax + kOffsets, 0xff);
+  Buffer top_words(kMax + kOffsets);
+  for (size_t i = 0; i < kMax + kOffsets; i += 8) {
+    const uint16_t w = static_cast<uint16_t>(rng());
+    std::memcpy(top_words.at(i + 6), &w, 2);
+  }
+  Buffer carry_heavy(kMax + kOffsets);
+  carry_heavy.FillCarryHeavy(rng);
+  for (Buffer* buf : {&ones, &top_words, &carry_heavy}) {
+    for (size_t len : {kEdge - 1024 - 1, kEdge - 1024, kEdge - 513,
+                       kEdge - 512, kEdge - 511, kEdge - 64, kEdge - 1, kEdge,
+                       kEdge + 1, kEdge + 63}) {
+      for (size_t offset : {0, 1, 2, 62, 63}) {
+        const size_t n = len - offset;
+        for (uint16_t initial : {uint16_t{0}, uint16_t{0xffff}}) {
+          ASSERT_EQ(Sum(buf->at(offset), n, initial),
+                    ReferenceSum(buf->at(offset), n, initial))
+              << "offset=" << offset << " len=" << n
+              << " initial=" << initial;
+        }
+      }
+    }
+  }
+}
+
 TEST_P(ImplementationTest, SixteenMegabytesOfOnesAndZerosDoNotOverflow) {
   // 16 MiB of 0xff: 2^23 words of 0xffff, far beyond where a 32-bit
   // accumulator (128 KiB) or an unfolded 16-bit carry count would overflow.
