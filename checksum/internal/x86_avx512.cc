@@ -273,7 +273,11 @@ struct Wide {
 // (and below 2^25: T < 2^64 per lane, at most 8 * kMaxBlocks lanes). Since
 // 2^48 == 1 (mod 0xffff), 2^51 == 8 and T == 8 (G + q) + r: two terms at
 // least 0, summing to less than 2^52, zero only if T is.
-[[gnu::always_inline]] inline uint64_t ReduceShortChain(const Wide& w) {
+//
+// `extra` (below 2^34) is added to the result off the chain: the result is
+// then below 2^53.
+[[gnu::always_inline]] inline uint64_t ReduceShortChain(const Wide& w,
+                                                        uint64_t extra) {
   // The high halves by intrinsic: GCC writes the halving with the vector
   // type alone as vshufi64x2 and vpermq, 5 and 4 cycles where vextracti64x4
   // and vextracti128 take 4 and 3. The low halves with the vector type (no
@@ -296,7 +300,7 @@ struct Wide {
   const uint64_t sum_g = g2[0] + g2[1];
   const uint64_t d = sum_a - (sum_g << 51);
   const uint64_t q = static_cast<uint64_t>(static_cast<int64_t>(d) >> 51);
-  return (d & ((uint64_t{1} << 51) - 1)) + 8 * (sum_g + q);
+  return ((d & ((uint64_t{1} << 51) - 1)) + extra) + 8 * (sum_g + q);
 }
 
 // AddBlocks adds the `blocks` (> 0) 512-byte blocks at p to `w` and
@@ -382,6 +386,50 @@ struct Wide {
   }
   const size_t last = whole * kVector;
   w.AddVector(LoadMasked(p + last, FirstBytes(span - last)));
+}
+
+// AddTailBlock adds the last 1..511 bytes of an aligned sum, the `span`
+// bytes at p (64-byte aligned), to `w` as one block: its whole vectors
+// (straight-line code entered at their count), the last 1..64 bytes as one
+// masked vector and zero vectors for the rest, within the bound of a block
+// like any eight vectors. Against AddTail's vectors one by one, 17 vector
+// operations instead of up to 24, and a tree of adds instead of a chain of
+// up to eight dependent ones into the lane sum, the last thing the result
+// waits on.
+[[gnu::always_inline]] inline void AddTailBlock(const uint8_t* p, size_t span,
+                                                Wide& w) {
+  const size_t whole = (span - 1) / kVector;  // 0..7
+  const __m512i zero = _mm512_setzero_si512();
+  __m512i t0 = zero, t1 = zero, t2 = zero, t3 = zero, t4 = zero, t5 = zero,
+          t6 = zero;
+  switch (whole) {
+    case 7:
+      t6 = Load(p + 384);
+      [[fallthrough]];
+    case 6:
+      t5 = Load(p + 320);
+      [[fallthrough]];
+    case 5:
+      t4 = Load(p + 256);
+      [[fallthrough]];
+    case 4:
+      t3 = Load(p + 192);
+      [[fallthrough]];
+    case 3:
+      t2 = Load(p + 128);
+      [[fallthrough]];
+    case 2:
+      t1 = Load(p + 64);
+      [[fallthrough]];
+    case 1:
+      t0 = Load(p);
+      [[fallthrough]];
+    default:
+      break;
+  }
+  const size_t last = whole * kVector;
+  w.AddBlock(t0, t1, t2, t3, t4, t5, t6,
+             LoadMasked(p + last, FirstBytes(span - last)));
 }
 
 // AddPieceBlock adds p[0, len), kShort <= len < kBlock, to `w` as one
@@ -474,6 +522,8 @@ uint64_t SumAligned(const uint8_t* base, size_t off, size_t len) {
              Load(p + 448));
   p += kBlock;
   span -= kBlock;
+  // acc: the initial value and the sums of earlier chunks (inputs of more
+  // than kChunkBlocks blocks), below 2^34, so that no add below carries out.
   uint64_t acc =
       std::rotr(InitialNative(initial), 8 * static_cast<int>(off & 1));
   while (span >= kBlock) {
@@ -482,12 +532,14 @@ uint64_t SumAligned(const uint8_t* base, size_t off, size_t len) {
     AddBlocks(p, blocks, w);
     span -= blocks * kBlock;
     if (span >= kBlock) {
-      acc = AddEndAround(acc, ReduceShortChain(w));
+      // Halves added: 2^32 == 1 (mod 0xffff); zero only if acc was.
+      acc = ReduceShortChain(w, acc);
+      acc = (acc & 0xffffffff) + (acc >> 32);
       w = Wide();
     }
   }
-  if (span > 0) AddTail(p, span, w);
-  return FinishShort(PlaceNative(AddEndAround(acc, ReduceShortChain(w)), off));
+  if (span > 0) AddTailBlock(p, span, w);
+  return FinishShort(PlaceNative(ReduceShortChain(w, acc), off));
 }
 
 // CopyAddBlocks is AddBlocks that also stores each block to d, 64-byte
