@@ -35,6 +35,10 @@
 // below 7680 * 2^50 < 2^63, so T = T' + d, d = A - T' read as a signed
 // 64-bit number. Wide::Native turns that into T modulo 2^64 - 1 (end-around
 // carry), a multiple of 0xffff. G itself stays below 320 * 2^16 per lane.
+// X86Avx512Sum reduces with ReduceShortChain instead, to a number below
+// 2^53 congruent to T modulo 0xffff, through a shorter chain of dependent
+// instructions: at a few KiB, the part of a sum's cost that the next sum
+// cannot overlap.
 //
 // Alignment without scalar code: a long input is summed as the 64-byte
 // aligned vectors that cover it, counted from `base`, the 64-byte boundary at
