@@ -272,6 +272,41 @@ TEST_P(ImplementationTest, AllOnesBytesAtEveryLengthAndOffset) {
   }
 }
 
+TEST_P(ImplementationTest, SizeClassBoundariesOnCarryHeavyDataMatchReference) {
+  // The size classes that take a different number of vectors or a new
+  // chunk: x86_avx512's medium path (one to four 64-byte vectors, 64..255
+  // bytes) and portable's 64 KiB chunks of its main loop, at every offset
+  // (portable: the first eight), on data that carries on almost every add
+  // (a carry-save adder and a 128-bit accumulator lose nothing there).
+  std::mt19937_64 rng(0x5ca1e);
+  constexpr size_t kMedium[] = {63,  64,  65,  127, 128, 129,
+                                191, 192, 193, 255, 256, 257};
+  constexpr size_t kChunk = size_t{64} << 10;
+  constexpr size_t kChunked[] = {kChunk - 1,  kChunk,         kChunk + 1,
+                                 kChunk + 63, kChunk + 64,    kChunk + 71,
+                                 2 * kChunk,  2 * kChunk + 9, 3 * kChunk - 5};
+  Buffer buf(3 * kChunk + kOffsets);
+  for (int round = 0; round < 4; ++round) {
+    buf.FillCarryHeavy(rng);
+    for (const uint16_t initial : kInitials) {
+      for (size_t offset = 0; offset < kOffsets; ++offset) {
+        for (const size_t len : kMedium) {
+          ASSERT_EQ(Sum(buf.at(offset), len, initial),
+                    ReferenceSum(buf.at(offset), len, initial))
+              << "offset=" << offset << " len=" << len;
+        }
+      }
+      for (size_t offset = 0; offset < 8; ++offset) {
+        for (const size_t len : kChunked) {
+          ASSERT_EQ(Sum(buf.at(offset), len, initial),
+                    ReferenceSum(buf.at(offset), len, initial))
+              << "offset=" << offset << " len=" << len;
+        }
+      }
+    }
+  }
+}
+
 TEST_P(ImplementationTest, RandomLengthsUpTo70000MatchReference) {
   constexpr size_t kMax = 70000;
   std::mt19937_64 rng(70000);

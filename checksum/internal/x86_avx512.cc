@@ -52,12 +52,15 @@
 // addresses allow) and stores the head and tail with masked stores, which
 // write nothing outside dst[0, len).
 //
-// Inputs of 64 to kAlignFrom - 1 bytes take unaligned vectors and the Lanes
-// method (a lane sum modulo 2^64 plus the exact sum of the high 32-bit
-// halves, H: L = A - H * 2^32, and the sum is L + H since 2^32 == 1 (mod
-// 0xffff)), the last vector a masked load; in SumPieces, where one Wide is
-// shared by many such pieces, each is one block of the 512-byte method
-// instead (AddPieceBlock). Inputs shorter than 64 bytes take
+// Inputs of 64 to kMediumEnd - 1 (255) bytes take SumMedium: one to four
+// unaligned vectors, the last a masked load, reduced by carry-save adders
+// in straight-line code per vector count. Inputs of kMediumEnd to
+// kAlignFrom - 1 bytes take unaligned vectors and the Lanes method (a lane
+// sum modulo 2^64 plus the exact sum of the high 32-bit halves, H: L = A -
+// H * 2^32, and the sum is L + H since 2^32 == 1 (mod 0xffff)), the last
+// vector a masked load; in SumPieces, where one Wide is shared by many such
+// pieces, each is one block of the 512-byte method instead
+// (AddPieceBlock). Inputs shorter than 64 bytes take
 // the scalar path of native_sum.h. Only this file is built with the
 // AVX-512 flags (-mavx512f -mavx512bw, and -mbmi2 for the masks' bzhi).
 
@@ -79,6 +82,9 @@ namespace {
 
 // kShort: below this length the scalar path is used.
 constexpr size_t kShort = 64;
+// kMediumEnd: inputs of kShort to kMediumEnd - 1 bytes (one to four
+// vectors) take SumMedium.
+constexpr size_t kMediumEnd = 256;
 // kAlignFrom: from this length on, the aligned 512-byte loop runs (in
 // SumPieces too: such a piece is summed on its own); shorter inputs take
 // SumSmall/CopySmall (in SumPieces, AddPieceBlock).
@@ -848,9 +854,79 @@ uint64_t CopySmall(uint8_t* dst, const uint8_t* p, size_t len) {
   return s0.Native();
 }
 
+// Halves returns x with each 64-bit lane replaced by the sum of its two
+// 32-bit halves, below 2^33: the same value modulo 2^32 - 1, so modulo
+// 0xffff (2^32 == 1). Lanes this small add without carries.
+[[gnu::always_inline]] inline __m512i Halves(__m512i x) {
+  return _mm512_add_epi64(ShiftRight(x, 32),
+                          _mm512_and_si512(x, _mm512_set1_epi64(0xffffffff)));
+}
+
+// AddThree reduces three vectors to two with the same lane sums modulo
+// 2^64 - 1, in three operations and no carries: a carry-save adder. Per bit,
+// a + b + c = (a ^ b ^ c) + 2 maj(a, b, c); doubling a 64-bit lane modulo
+// 2^64 - 1 is rotating it left by one (the bit that leaves bit 63 is worth
+// 2^64 == 1), so a + b + c == `sum` + `carry` modulo 2^64 - 1, hence modulo
+// 0xffff, lane by lane.
+[[gnu::always_inline]] inline void AddThree(__m512i a, __m512i b, __m512i c,
+                                            __m512i& sum, __m512i& carry) {
+  sum = _mm512_ternarylogic_epi64(a, b, c, 0x96);  // a ^ b ^ c
+  const U64x8 maj =
+      reinterpret_cast<U64x8>(_mm512_ternarylogic_epi64(a, b, c, 0xe8));
+  // The rotate written with the vector type: see AddPieceBlock.
+  carry = reinterpret_cast<__m512i>((maj << 1) | (maj >> 63));
+}
+
+// SumMedium returns the SumFn result for p[0, len), kShort <= len <
+// kMediumEnd: one to four vectors, the last a masked load of the last 1..64
+// bytes, in straight-line code per vector count (three branches on the
+// length, no loop). The vectors are reduced by carry-save adders (AddThree)
+// to at most two, each to the sums of its 32-bit halves (Halves), and those
+// added across the lanes exactly (below 2^37); FinishShort folds. That is
+// about a third of the instructions of SumSmall, whose Lanes pair and
+// Native reduction are built for many vectors: the cost here is the
+// instruction count, as in the public Checksum's short path (native_sum.h).
+uint16_t SumMedium(const uint8_t* p, size_t len, uint16_t initial) {
+  __m512i s;
+  // The marks lay the tree out so that 64 bytes (a full vector, the
+  // commonest medium length) runs straight through and 65..128 takes one
+  // taken branch.
+  if (len <= 2 * kVector) [[likely]] {
+    if (len == kVector) [[likely]] {
+      s = Halves(Load(p));
+    } else {
+      s = _mm512_add_epi64(
+          Halves(Load(p)),
+          Halves(LoadMasked(p + kVector, FirstBytes(len - kVector))));
+    }
+  } else {
+    __m512i sum, carry;
+    if (len <= 3 * kVector) {
+      AddThree(Load(p), Load(p + kVector),
+               LoadMasked(p + 2 * kVector, FirstBytes(len - 2 * kVector)),
+               sum, carry);
+    } else {
+      __m512i sum3, carry3;
+      AddThree(Load(p), Load(p + kVector), Load(p + 2 * kVector), sum3,
+               carry3);
+      AddThree(sum3, carry3,
+               LoadMasked(p + 3 * kVector, FirstBytes(len - 3 * kVector)),
+               sum, carry);
+    }
+    s = _mm512_add_epi64(Halves(sum), Halves(carry));
+  }
+  return FinishShort(HorizontalSum(s) + InitialNative(initial));
+}
+
 }  // namespace
 
 uint16_t X86Avx512Sum(const uint8_t* data, size_t len, uint16_t initial) {
+  // Medium inputs first, as one unsigned range check that falls through:
+  // the public Checksum sums inputs shorter than kShort itself, so these
+  // are the shortest it sends here, the ones whose cost is the branches.
+  if (len - kShort < kMediumEnd - kShort) [[likely]] {
+    return SumMedium(data, len, initial);
+  }
   if (len < kShort) {
     return FinishAccumulator(SumShortNative(data, len), initial);
   }
