@@ -290,7 +290,7 @@ template <bool kCopy>
       AddGroup<kCopy>(dst, aligned, 24, 52, g3);
       AddGroup<kCopy>(dst, aligned, 32, 56, g4);
       const uint32_t h = LoadHost32(aligned + 60);
-      CopyIf<kCopy>(dst + 60, aligned + 60, 4);
+      if constexpr (kCopy) std::memcpy(dst + 60, aligned + 60, 4);
       halves += h;
       if constexpr (kCopy) dst += 64;
     }
