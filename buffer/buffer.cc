@@ -186,6 +186,17 @@ size_t Buffer::Locate(size_t offset, size_t* in_view) const {
 }
 
 bool Buffer::TrimFrontViews(size_t n) {
+  if (views_.size() > 1 && n == views_.front().size()) {
+    // Exactly the first view (a frame's headers in a buffer of their own):
+    // its chunk is released as the second view moves over it, the rest
+    // move down one, and the moved-from last slot goes.
+    View* v = views_.data();
+    const size_t count = views_.size();
+    for (size_t k = 1; k < count; ++k) v[k - 1] = std::move(v[k]);
+    views_.pop_back();
+    size_ -= n;
+    return true;
+  }
   if (n > size_) return false;
   if (n == size_) {
     Clear();
