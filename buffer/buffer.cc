@@ -186,17 +186,6 @@ size_t Buffer::Locate(size_t offset, size_t* in_view) const {
 }
 
 bool Buffer::TrimFrontViews(size_t n) {
-  if (views_.size() > 1 && n == views_.front().size()) {
-    // Exactly the first view (a frame's headers in a buffer of their own):
-    // its chunk is released as the second view moves over it, the rest
-    // move down one, and the moved-from last slot goes.
-    View* v = views_.data();
-    const size_t count = views_.size();
-    for (size_t k = 1; k < count; ++k) v[k - 1] = std::move(v[k]);
-    views_.pop_back();
-    size_ -= n;
-    return true;
-  }
   if (n > size_) return false;
   if (n == size_) {
     Clear();
@@ -204,16 +193,17 @@ bool Buffer::TrimFrontViews(size_t n) {
   }
   size_t in_view;
   const size_t i = Locate(n, &in_view);
-  // The first i views go: each is released as it is overwritten, then the
-  // rest move down one by one. A hand loop, not views_.erase: the generic
-  // erase cost some 300 instructions to drop one of four views (the
-  // receive path's case when a NIC splits the headers into a buffer of
-  // their own), this a tenth of that.
+  // The first i views go. The rest move down over them, each move
+  // releasing the chunk of the view it overwrites; the slots left at the
+  // end (moved-from, or dropped views no move reached) are popped, which
+  // releases those. A hand loop, not views_.erase: the generic erase cost
+  // some 300 instructions to drop one of four views (the receive path's
+  // case when a NIC splits the headers into a buffer of their own), this
+  // about 80.
   View* v = views_.data();
   const size_t count = views_.size();
-  for (size_t k = 0; k < i; ++k) v[k] = View();
   for (size_t k = i; k < count; ++k) v[k - i] = std::move(v[k]);
-  views_.resize(count - i);
+  for (size_t k = 0; k < i; ++k) views_.pop_back();
   views_.front().TrimFront(in_view);
   size_ -= n;
   return true;

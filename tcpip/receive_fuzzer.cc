@@ -91,13 +91,17 @@ bool SameStats(const ReceiveStats& a, const ReceiveStats& b);
 
 Verdict Run(std::span<const uint8_t> frame, LinkType link, uint8_t split,
             ChecksumStatus status, uint32_t csum_start, uint16_t csum) {
-  PacketBuffer pkt = PacketBuffer::FromFrame(Chain(frame, split));
-  pkt.checksum_status = status;
-  pkt.csum_start = csum_start;
-  pkt.csum = csum;
+  // The frame as a driver hands it over, built afresh for each run.
+  auto received = [&] {
+    PacketBuffer pkt = PacketBuffer::FromFrame(Chain(frame, split));
+    pkt.checksum_status = status;
+    pkt.csum_start = csum_start;
+    pkt.csum = csum;
+    return pkt;
+  };
   ReceiveStats stats;
   Verdict v;
-  v.packet = Receive(std::move(pkt), link, stats);
+  v.packet = Receive(received(), link, stats);
   IPSUM_FUZZ_CHECK(stats.received == 1);
   IPSUM_FUZZ_CHECK(stats.delivered + stats.TotalDropped() == 1);
   v.delivered = v.packet.has_value();
@@ -119,10 +123,7 @@ Verdict Run(std::span<const uint8_t> frame, LinkType link, uint8_t split,
   // run (so it still holds whatever the last input left in it), gives the
   // same verdict.
   static ReceivedPacket* const reused = new ReceivedPacket;
-  reused->packet = PacketBuffer::FromFrame(Chain(frame, split));
-  reused->packet.checksum_status = status;
-  reused->packet.csum_start = csum_start;
-  reused->packet.csum = csum;
+  reused->packet = received();
   ReceiveStats in_place;
   const bool delivered = ReceiveInPlace(*reused, link, in_place);
   IPSUM_FUZZ_CHECK(delivered == v.delivered);
@@ -132,10 +133,7 @@ Verdict Run(std::span<const uint8_t> frame, LinkType link, uint8_t split,
   // The general path alone (no fast path) gives the same verdict, the same
   // counters and the same packet, parse description included.
   static ReceivedPacket* const general = new ReceivedPacket;
-  general->packet = PacketBuffer::FromFrame(Chain(frame, split));
-  general->packet.checksum_status = status;
-  general->packet.csum_start = csum_start;
-  general->packet.csum = csum;
+  general->packet = received();
   ReceiveStats general_stats;
   const bool general_delivered =
       internal::ReceiveGeneralForTesting(*general, link, general_stats);

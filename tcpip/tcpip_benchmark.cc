@@ -177,23 +177,14 @@ BENCHMARK_CAPTURE(BM_Decode, complete, ChecksumStatus::kComplete);
 buffer::Buffer UniqueCopy(const buffer::Buffer& frame,
                           bool headers_in_first_view) {
   buffer::Buffer b;
-  std::vector<uint8_t> merged;
-  bool first = true;
-  for (const buffer::View& v : frame) {
-    if (first && headers_in_first_view) {
-      merged.assign(v.span().begin(), v.span().end());
-      first = false;
-      continue;
-    }
-    if (!merged.empty()) {
-      merged.insert(merged.end(), v.span().begin(), v.span().end());
-      b.Append(buffer::View::Copy(merged));
-      merged.clear();
-      continue;
-    }
-    first = false;
-    b.Append(buffer::View::Copy(v.span()));
+  std::span<const buffer::View> views = frame.views();
+  if (headers_in_first_view && views.size() >= 2) {
+    std::vector<uint8_t> merged(views[0].span().begin(), views[0].span().end());
+    merged.insert(merged.end(), views[1].span().begin(), views[1].span().end());
+    b.Append(buffer::View::Copy(merged));
+    views = views.subspan(2);
   }
+  for (const buffer::View& v : views) b.Append(buffer::View::Copy(v.span()));
   return b;
 }
 

@@ -296,10 +296,9 @@ struct Wide {
   // masked extract with a full mask compiles to the plain one.
   const auto halve = [](__m512i x) {
     const U64x8 v = reinterpret_cast<U64x8>(x);
-    const U64x4 s4 =
-        __builtin_shufflevector(v, v, 0, 1, 2, 3) +
-        reinterpret_cast<U64x4>(_mm512_mask_extracti64x4_epi64(
-            _mm256_setzero_si256(), 0xff, x, 1));
+    const U64x4 s4 = __builtin_shufflevector(v, v, 0, 1, 2, 3) +
+                     reinterpret_cast<U64x4>(_mm512_mask_extracti64x4_epi64(
+                         _mm256_setzero_si256(), 0xff, x, 1));
     return __builtin_shufflevector(s4, s4, 0, 1) +
            reinterpret_cast<U64x2>(
                _mm256_extracti128_si256(reinterpret_cast<__m256i>(s4), 1));
@@ -313,6 +312,50 @@ struct Wide {
   return ((d & ((uint64_t{1} << 51) - 1)) + extra) + 8 * (sum_g + q);
 }
 
+// The assembly text of Wide::AddBlock on one 512-byte block at %[p], shared
+// by AddBlocks and CopyAddBlocks (whose loops differ only in the stores):
+// the eight loads into t0..t7, their stores to %[d], and the two trees of
+// adds (A and B take the words, G the averages' top words; see the top of
+// this file). Operands: p, d, a, b, g, t0..t7, r0..r3.
+#define IPSUM_AVX512_LOAD_BLOCK    \
+  "vmovdqu64 (%[p]), %[t0]\n\t"    \
+  "vmovdqu64 64(%[p]), %[t1]\n\t"  \
+  "vmovdqu64 128(%[p]), %[t2]\n\t" \
+  "vmovdqu64 192(%[p]), %[t3]\n\t" \
+  "vmovdqu64 256(%[p]), %[t4]\n\t" \
+  "vmovdqu64 320(%[p]), %[t5]\n\t" \
+  "vmovdqu64 384(%[p]), %[t6]\n\t" \
+  "vmovdqu64 448(%[p]), %[t7]\n\t"
+
+#define IPSUM_AVX512_STORE_BLOCK   \
+  "vmovdqa64 %[t0], (%[d])\n\t"    \
+  "vmovdqa64 %[t1], 64(%[d])\n\t"  \
+  "vmovdqa64 %[t2], 128(%[d])\n\t" \
+  "vmovdqa64 %[t3], 192(%[d])\n\t" \
+  "vmovdqa64 %[t4], 256(%[d])\n\t" \
+  "vmovdqa64 %[t5], 320(%[d])\n\t" \
+  "vmovdqa64 %[t6], 384(%[d])\n\t" \
+  "vmovdqa64 %[t7], 448(%[d])\n\t"
+
+#define IPSUM_AVX512_ADD_BLOCK     \
+  "vpavgw %[t1], %[t0], %[r0]\n\t" \
+  "vpavgw %[t3], %[t2], %[r1]\n\t" \
+  "vpavgw %[t5], %[t4], %[r2]\n\t" \
+  "vpavgw %[t7], %[t6], %[r3]\n\t" \
+  "vpaddq %[t1], %[t0], %[t0]\n\t" \
+  "vpaddq %[t3], %[t2], %[t2]\n\t" \
+  "vpaddq %[t5], %[t4], %[t4]\n\t" \
+  "vpaddq %[t7], %[t6], %[t6]\n\t" \
+  "vpaddq %[t2], %[t0], %[t0]\n\t" \
+  "vpaddq %[t6], %[t4], %[t4]\n\t" \
+  "vpaddq %[t0], %[a], %[a]\n\t"   \
+  "vpaddq %[t4], %[b], %[b]\n\t"   \
+  "vpavgw %[r1], %[r0], %[r0]\n\t" \
+  "vpavgw %[r3], %[r2], %[r2]\n\t" \
+  "vpavgw %[r2], %[r0], %[r0]\n\t" \
+  "vpsrlq $48, %[r0], %[r0]\n\t"   \
+  "vpaddq %[r0], %[g], %[g]\n\t"
+
 // AddBlocks adds the `blocks` (> 0) 512-byte blocks at p to `w` and
 // advances p past them: Wide::AddBlock per block, in assembly so that the
 // compiler neither folds a load into an add (and loads the bytes again for
@@ -323,43 +366,17 @@ struct Wide {
                                              Wide& w) {
   const uint8_t* const end = p + blocks * kBlock;
   __m512i t0, t1, t2, t3, t4, t5, t6, t7, r0, r1, r2, r3;
-  __asm__(
-      "1:\n\t"
-      "vmovdqu64 (%[p]), %[t0]\n\t"
-      "vmovdqu64 64(%[p]), %[t1]\n\t"
-      "vmovdqu64 128(%[p]), %[t2]\n\t"
-      "vmovdqu64 192(%[p]), %[t3]\n\t"
-      "vmovdqu64 256(%[p]), %[t4]\n\t"
-      "vmovdqu64 320(%[p]), %[t5]\n\t"
-      "vmovdqu64 384(%[p]), %[t6]\n\t"
-      "vmovdqu64 448(%[p]), %[t7]\n\t"
-      "vpavgw %[t1], %[t0], %[r0]\n\t"
-      "vpavgw %[t3], %[t2], %[r1]\n\t"
-      "vpavgw %[t5], %[t4], %[r2]\n\t"
-      "vpavgw %[t7], %[t6], %[r3]\n\t"
-      "vpaddq %[t1], %[t0], %[t0]\n\t"
-      "vpaddq %[t3], %[t2], %[t2]\n\t"
-      "vpaddq %[t5], %[t4], %[t4]\n\t"
-      "vpaddq %[t7], %[t6], %[t6]\n\t"
-      "vpaddq %[t2], %[t0], %[t0]\n\t"
-      "vpaddq %[t6], %[t4], %[t4]\n\t"
-      "vpaddq %[t0], %[a], %[a]\n\t"
-      "vpaddq %[t4], %[b], %[b]\n\t"
-      "vpavgw %[r1], %[r0], %[r0]\n\t"
-      "vpavgw %[r3], %[r2], %[r2]\n\t"
-      "vpavgw %[r2], %[r0], %[r0]\n\t"
-      "vpsrlq $48, %[r0], %[r0]\n\t"
-      "vpaddq %[r0], %[g], %[g]\n\t"
-      "addq $512, %[p]\n\t"
-      "cmpq %[end], %[p]\n\t"
-      "jb 1b\n\t"
-      : [p] "+r"(p), [a] "+v"(w.a), [b] "+v"(w.b), [g] "+v"(w.g),
-        [t0] "=&v"(t0), [t1] "=&v"(t1), [t2] "=&v"(t2), [t3] "=&v"(t3),
-        [t4] "=&v"(t4), [t5] "=&v"(t5), [t6] "=&v"(t6), [t7] "=&v"(t7),
-        [r0] "=&v"(r0), [r1] "=&v"(r1), [r2] "=&v"(r2), [r3] "=&v"(r3)
-      : [end] "r"(end)
-      // The loop reads blocks * 512 bytes at p; "memory" says so.
-      : "cc", "memory");
+  __asm__("1:\n\t" IPSUM_AVX512_LOAD_BLOCK IPSUM_AVX512_ADD_BLOCK
+          "addq $512, %[p]\n\t"
+          "cmpq %[end], %[p]\n\t"
+          "jb 1b\n\t"
+          : [p] "+r"(p), [a] "+v"(w.a), [b] "+v"(w.b), [g] "+v"(w.g),
+            [t0] "=&v"(t0), [t1] "=&v"(t1), [t2] "=&v"(t2), [t3] "=&v"(t3),
+            [t4] "=&v"(t4), [t5] "=&v"(t5), [t6] "=&v"(t6), [t7] "=&v"(t7),
+            [r0] "=&v"(r0), [r1] "=&v"(r1), [r2] "=&v"(r2), [r3] "=&v"(r3)
+          : [end] "r"(end)
+          // The loop reads blocks * 512 bytes at p; "memory" says so.
+          : "cc", "memory");
 }
 
 // AddTail adds the last 1..511 bytes of an aligned sum, the `span` bytes at
@@ -565,45 +582,13 @@ uint64_t SumAligned(const uint8_t* base, size_t off, size_t len) {
   const uint8_t* const end = s + blocks * kBlock;
   __m512i t0, t1, t2, t3, t4, t5, t6, t7, r0, r1, r2, r3;
   __asm__(
-      "1:\n\t"
-      "vmovdqu64 (%[s]), %[t0]\n\t"
-      "vmovdqu64 64(%[s]), %[t1]\n\t"
-      "vmovdqu64 128(%[s]), %[t2]\n\t"
-      "vmovdqu64 192(%[s]), %[t3]\n\t"
-      "vmovdqu64 256(%[s]), %[t4]\n\t"
-      "vmovdqu64 320(%[s]), %[t5]\n\t"
-      "vmovdqu64 384(%[s]), %[t6]\n\t"
-      "vmovdqu64 448(%[s]), %[t7]\n\t"
-      "vmovdqa64 %[t0], (%[d])\n\t"
-      "vmovdqa64 %[t1], 64(%[d])\n\t"
-      "vmovdqa64 %[t2], 128(%[d])\n\t"
-      "vmovdqa64 %[t3], 192(%[d])\n\t"
-      "vmovdqa64 %[t4], 256(%[d])\n\t"
-      "vmovdqa64 %[t5], 320(%[d])\n\t"
-      "vmovdqa64 %[t6], 384(%[d])\n\t"
-      "vmovdqa64 %[t7], 448(%[d])\n\t"
-      "vpavgw %[t1], %[t0], %[r0]\n\t"
-      "vpavgw %[t3], %[t2], %[r1]\n\t"
-      "vpavgw %[t5], %[t4], %[r2]\n\t"
-      "vpavgw %[t7], %[t6], %[r3]\n\t"
-      "vpaddq %[t1], %[t0], %[t0]\n\t"
-      "vpaddq %[t3], %[t2], %[t2]\n\t"
-      "vpaddq %[t5], %[t4], %[t4]\n\t"
-      "vpaddq %[t7], %[t6], %[t6]\n\t"
-      "vpaddq %[t2], %[t0], %[t0]\n\t"
-      "vpaddq %[t6], %[t4], %[t4]\n\t"
-      "vpaddq %[t0], %[a], %[a]\n\t"
-      "vpaddq %[t4], %[b], %[b]\n\t"
-      "vpavgw %[r1], %[r0], %[r0]\n\t"
-      "vpavgw %[r3], %[r2], %[r2]\n\t"
-      "vpavgw %[r2], %[r0], %[r0]\n\t"
-      "vpsrlq $48, %[r0], %[r0]\n\t"
-      "vpaddq %[r0], %[g], %[g]\n\t"
-      "addq $512, %[s]\n\t"
+      "1:\n\t" IPSUM_AVX512_LOAD_BLOCK IPSUM_AVX512_STORE_BLOCK
+          IPSUM_AVX512_ADD_BLOCK
+      "addq $512, %[p]\n\t"
       "addq $512, %[d]\n\t"
-      "cmpq %[end], %[s]\n\t"
+      "cmpq %[end], %[p]\n\t"
       "jb 1b\n\t"
-      : [s] "+r"(s), [d] "+r"(d), [a] "+v"(w.a), [b] "+v"(w.b), [g] "+v"(w.g),
+      : [p] "+r"(s), [d] "+r"(d), [a] "+v"(w.a), [b] "+v"(w.b), [g] "+v"(w.g),
         [t0] "=&v"(t0), [t1] "=&v"(t1), [t2] "=&v"(t2), [t3] "=&v"(t3),
         [t4] "=&v"(t4), [t5] "=&v"(t5), [t6] "=&v"(t6), [t7] "=&v"(t7),
         [r0] "=&v"(r0), [r1] "=&v"(r1), [r2] "=&v"(r2), [r3] "=&v"(r3)
@@ -903,15 +888,14 @@ uint16_t SumMedium(const uint8_t* p, size_t len, uint16_t initial) {
     __m512i sum, carry;
     if (len <= 3 * kVector) {
       AddThree(Load(p), Load(p + kVector),
-               LoadMasked(p + 2 * kVector, FirstBytes(len - 2 * kVector)),
-               sum, carry);
+               LoadMasked(p + 2 * kVector, FirstBytes(len - 2 * kVector)), sum,
+               carry);
     } else {
       __m512i sum3, carry3;
-      AddThree(Load(p), Load(p + kVector), Load(p + 2 * kVector), sum3,
-               carry3);
+      AddThree(Load(p), Load(p + kVector), Load(p + 2 * kVector), sum3, carry3);
       AddThree(sum3, carry3,
-               LoadMasked(p + 3 * kVector, FirstBytes(len - 3 * kVector)),
-               sum, carry);
+               LoadMasked(p + 3 * kVector, FirstBytes(len - 3 * kVector)), sum,
+               carry);
     }
     s = _mm512_add_epi64(Halves(sum), Halves(carry));
   }
