@@ -459,6 +459,28 @@ class Buffer {
   // lie, one call whatever their number, with no gathering.
   uint16_t ChecksumAll(uint16_t initial = 0) const;
 
+  // Prefetch asks the CPU to start bringing the buffer's first `max_bytes`
+  // bytes (all of them if fewer) into its caches, one hint per 64-byte
+  // line, and returns at once: no fault, no change to anything. For a reader
+  // that has other work to do first, such as a receive path that decodes
+  // the headers before it sums the payload of a frame the NIC wrote to
+  // memory: the payload's lines then arrive while the headers are decoded,
+  // not one dependent miss after the other. O(views + max_bytes / 64).
+  void Prefetch(size_t max_bytes) const {
+    for (const View& v : views_) {
+      const size_t n = v.size() < max_bytes ? v.size() : max_bytes;
+      const uint8_t* const p = v.data();
+      for (size_t i = 0; i < n; i += 64) {
+        __builtin_prefetch(p + i);
+        // GCC 12 deleted the whole loop, a loop of hints being free of
+        // side effects to it; this empty statement it must keep.
+        __asm__ volatile("" : : "r"(p + i));
+      }
+      max_bytes -= n;
+      if (max_bytes == 0) return;
+    }
+  }
+
   // Flatten returns a copy of the bytes in one vector. Cost: one allocation
   // and one copy; for tests and slow paths.
   std::vector<uint8_t> Flatten() const;

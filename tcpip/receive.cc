@@ -129,6 +129,12 @@ uint64_t ReceiveStats::TotalDropped() const {
 
 namespace {
 
+// kPrefetchBytes is how much of a frame ReceiveInPlace prefetches before
+// verifying it in software: a standard Ethernet frame. The lines of a
+// longer frame past it are fetched by the checksum's own loads, many at a
+// time, by then with nothing else to wait for.
+constexpr size_t kPrefetchBytes = 1536;
+
 // FastResult is what DecodeFast did with a frame.
 enum class FastResult : uint8_t { kDelivered, kDropped, kNotTaken };
 
@@ -617,6 +623,15 @@ std::optional<ReceivedPacket> Receive(PacketBuffer&& frame, LinkType link,
 bool ReceiveInPlace(ReceivedPacket& packet, LinkType link,
                     ReceiveStats& stats) {
   ++stats.received;
+  if (packet.packet.checksum_status == ChecksumStatus::kNone) {
+    // The checksum will read the whole frame, but only after the decode,
+    // whose loads and branches come first: started now, the frame's lines
+    // arrive from memory while the headers are decoded. Measured on a ring
+    // of frames beyond every cache (tcpip_benchmark, frames:32768), 210 ->
+    // 147 ns per frame with the headers at the front of the first view;
+    // within L2 (frames:128) no change.
+    packet.packet.data().Prefetch(kPrefetchBytes);
+  }
   if (link == LinkType::kEthernet) {
     FastResult r = DecodeFast(packet, stats);
     if (r != FastResult::kNotTaken) return r == FastResult::kDelivered;

@@ -11,8 +11,8 @@
 //   BM_Decode/<mode>           Receive (parse, validate, verify) with RX
 //                              offload NONE (software verify), UNNECESSARY
 //                              or COMPLETE (verify by subtraction).
-//   BM_ReceiveInPlace/<mode>/front:<0|1>
-//                              ReceiveInPlace alone over a ring of 128
+//   BM_ReceiveInPlace/<mode>/front:<0|1>/frames:<128|32768>
+//                              ReceiveInPlace alone over a ring of
 //                              frames a driver built in place (unique
 //                              chunks), each pass timed on its own
 //                              (ns_per_frame): decode+verify without
@@ -20,7 +20,7 @@
 //                              headers in a view of their own (a
 //                              header-splitting NIC), front:1 at the front
 //                              of the first payload view.
-//   BM_RawChecksumFrames/<how>/front:<0|1>
+//   BM_RawChecksumFrames/<how>/front:<0|1>/frames:<128|32768>
 //                              the checksum of the same frames' bytes over
 //                              the same kind of ring, timed the same way:
 //                              contiguous (checksum::Checksum) or in the
@@ -188,15 +188,20 @@ buffer::Buffer UniqueCopy(const buffer::Buffer& frame,
   return b;
 }
 
-// The receive benchmarks run over kReceiveBatch distinct frames (about
-// 190 KiB: more than L1, as a NIC's ring is), rebuilt before each pass. A
+// The receive benchmarks run over a ring of distinct frames, rebuilt
+// before each pass: kWarmFrames (about 190 KiB: more than L1, within L2, as
+// a NIC's ring that the core keeps up with) or kColdFrames (about 60 MiB,
+// beyond every cache: frames a NIC wrote to memory that no core has read
+// yet, each pass reading them in the order they were written, the oldest
+// first). A
 // benchmark iteration is one pass, timed on its own with a steady clock
 // (manual time: the rebuilding is not timed, and no clock stop is paid per
 // frame); `ns_per_frame` is the pass's time divided by its frames.
 // BM_RawChecksumFrames sums the same frames' bytes the same way, so that
 // the ratio of the two compares like with like: the same bytes at the
 // same addresses in the same cache state, timed the same way.
-constexpr size_t kReceiveBatch = 128;
+constexpr int64_t kWarmFrames = 128;
+constexpr int64_t kColdFrames = 32768;
 
 // Layout is how a benchmark frame lies in memory.
 enum Layout : int64_t {
@@ -231,7 +236,8 @@ double PassClock() {
 // TimedPasses runs state's iterations: each calls `refill` untimed, then
 // `pass` timed, and reports the pass time and ns_per_frame.
 template <typename Refill, typename Pass>
-void TimedPasses(benchmark::State& state, Refill refill, Pass pass) {
+void TimedPasses(benchmark::State& state, size_t frames, Refill refill,
+                 Pass pass) {
   double total = 0;
   for (auto _ : state) {
     refill();
@@ -242,7 +248,16 @@ void TimedPasses(benchmark::State& state, Refill refill, Pass pass) {
     total += seconds;
   }
   state.counters["ns_per_frame"] =
-      total * 1e9 / static_cast<double>(state.iterations() * kReceiveBatch);
+      total * 1e9 / static_cast<double>(state.iterations() * frames);
+}
+
+// ReceiveArgs registers both layouts over a warm and a cold ring.
+void ReceiveArgs(benchmark::internal::Benchmark* b) {
+  b->ArgNames({"front", "frames"});
+  for (int64_t frames : {kWarmFrames, kColdFrames}) {
+    b->Args({kSplit, frames});
+    b->Args({kFront, frames});
+  }
 }
 
 // BM_ReceiveInPlace times ReceiveInPlace alone: decode, validate and verify
@@ -250,13 +265,14 @@ void TimedPasses(benchmark::State& state, Refill refill, Pass pass) {
 // without moves, clones or frees of the packets.
 void BM_ReceiveInPlace(benchmark::State& state, ChecksumStatus status) {
   const bool front = state.range(0) == kFront;
+  const auto frames = static_cast<size_t>(state.range(1));
   buffer::Buffer frame = Frame();
   std::vector<uint8_t> bytes = frame.Flatten();
   uint16_t nic_sum = checksum::Checksum(std::span(bytes).subspan(14));
   ReceiveStats stats;
-  std::vector<ReceivedPacket> ring(kReceiveBatch);
+  std::vector<ReceivedPacket> ring(frames);
   TimedPasses(
-      state,
+      state, frames,
       [&] {
         for (ReceivedPacket& r : ring) {
           r.packet = PacketBuffer::FromFrame(UniqueCopy(frame, front));
@@ -272,22 +288,16 @@ void BM_ReceiveInPlace(benchmark::State& state, ChecksumStatus status) {
         }
       });
   if (stats.delivered != stats.received) state.SkipWithError("dropped");
-  state.SetBytesProcessed(state.iterations() * kReceiveBatch * bytes.size());
+  state.SetBytesProcessed(state.iterations() * frames * bytes.size());
 }
 BENCHMARK_CAPTURE(BM_ReceiveInPlace, none, ChecksumStatus::kNone)
-    ->ArgName("front")
-    ->Arg(kSplit)
-    ->Arg(kFront)
+    ->Apply(ReceiveArgs)
     ->UseManualTime();
 BENCHMARK_CAPTURE(BM_ReceiveInPlace, unnecessary, ChecksumStatus::kUnnecessary)
-    ->ArgName("front")
-    ->Arg(kSplit)
-    ->Arg(kFront)
+    ->Apply(ReceiveArgs)
     ->UseManualTime();
 BENCHMARK_CAPTURE(BM_ReceiveInPlace, complete, ChecksumStatus::kComplete)
-    ->ArgName("front")
-    ->Arg(kSplit)
-    ->Arg(kFront)
+    ->Apply(ReceiveArgs)
     ->UseManualTime();
 
 // BM_RawChecksumFrames/<how>/front:<layout> sums the bytes BM_ReceiveInPlace
@@ -298,17 +308,18 @@ BENCHMARK_CAPTURE(BM_ReceiveInPlace, complete, ChecksumStatus::kComplete)
 // BM_ReceiveInPlace's does.
 void BM_RawChecksumFrames(benchmark::State& state, bool views) {
   const bool front = state.range(0) == kFront;
+  const auto frames = static_cast<size_t>(state.range(1));
   buffer::Buffer frame = Frame();
   std::vector<uint8_t> bytes = frame.Flatten();
   constexpr size_t kStride = 1536;  // 1514 rounded up to 64 bytes.
-  std::vector<uint8_t> flat_storage(kReceiveBatch * kStride + 64);
+  std::vector<uint8_t> flat_storage(views ? 0 : frames * kStride + 64);
   uint8_t* flat = flat_storage.data() +
                   (64 - reinterpret_cast<uintptr_t>(flat_storage.data()) % 64);
-  std::vector<buffer::Buffer> ring(kReceiveBatch);
+  std::vector<buffer::Buffer> ring(views ? frames : 0);
   TimedPasses(
-      state,
+      state, frames,
       [&] {
-        for (size_t k = 0; k < kReceiveBatch; ++k) {
+        for (size_t k = 0; k < frames; ++k) {
           if (views) {
             ring[k] = UniqueCopy(frame, front);
           } else {
@@ -317,23 +328,22 @@ void BM_RawChecksumFrames(benchmark::State& state, bool views) {
         }
       },
       [&] {
-        for (size_t k = 0; k < kReceiveBatch; ++k) {
+        for (size_t k = 0; k < frames; ++k) {
           uint16_t sum = views ? ring[k].ChecksumAll()
                                : checksum::Checksum(std::span(
                                      flat + k * kStride, bytes.size()));
           benchmark::DoNotOptimize(sum);
         }
       });
-  state.SetBytesProcessed(state.iterations() * kReceiveBatch * bytes.size());
+  state.SetBytesProcessed(state.iterations() * frames * bytes.size());
 }
 BENCHMARK_CAPTURE(BM_RawChecksumFrames, contiguous, false)
-    ->ArgName("front")
-    ->Arg(kSplit)
+    ->ArgNames({"front", "frames"})
+    ->Args({kSplit, kWarmFrames})
+    ->Args({kSplit, kColdFrames})
     ->UseManualTime();
 BENCHMARK_CAPTURE(BM_RawChecksumFrames, views, true)
-    ->ArgName("front")
-    ->Arg(kSplit)
-    ->Arg(kFront)
+    ->Apply(ReceiveArgs)
     ->UseManualTime();
 
 void BM_CloneAndFreeFrame(benchmark::State& state) {
