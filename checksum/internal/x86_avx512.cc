@@ -426,7 +426,8 @@ struct Wide {
 // like any eight vectors. Against AddTail's vectors one by one, 17 vector
 // operations instead of up to 24, and a tree of adds instead of a chain of
 // up to eight dependent ones into the lane sum, the last thing the result
-// waits on.
+// waits on. The adds are AddBlocks' assembly text, so that the tree stays a
+// tree: the same operations on the same values, hence the same bound.
 [[gnu::always_inline]] inline void AddTailBlock(const uint8_t* p, size_t span,
                                                 Wide& w) {
   const size_t whole = (span - 1) / kVector;  // 0..7
@@ -459,8 +460,16 @@ struct Wide {
       break;
   }
   const size_t last = whole * kVector;
-  w.AddBlock(t0, t1, t2, t3, t4, t5, t6,
-             LoadMasked(p + last, FirstBytes(span - last)));
+  __m512i t7 = LoadMasked(p + last, FirstBytes(span - last));
+  // Wide::AddBlock's operations in AddBlocks' assembly text: written in C++
+  // here, GCC merged the switch's cases into chains of dependent adds (up to
+  // five in a row into `a`), on the path the result waits for.
+  __m512i r0, r1, r2, r3;
+  __asm__(IPSUM_AVX512_ADD_BLOCK
+          : [a] "+v"(w.a), [b] "+v"(w.b), [g] "+v"(w.g), [t0] "+v"(t0),
+            [t1] "+v"(t1), [t2] "+v"(t2), [t3] "+v"(t3), [t4] "+v"(t4),
+            [t5] "+v"(t5), [t6] "+v"(t6), [t7] "+v"(t7), [r0] "=&v"(r0),
+            [r1] "=&v"(r1), [r2] "=&v"(r2), [r3] "=&v"(r3));
 }
 
 // AddPieceBlock adds p[0, len), kShort <= len < kBlock, to `w` as one
