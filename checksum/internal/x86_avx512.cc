@@ -995,7 +995,7 @@ uint16_t X86Avx512SumPieces(const std::span<const uint8_t>* pieces,
           AddPieceBlock<false>(c.data(), c.size(), w);
         }
       }
-      return FinishAccumulator(w.Native(), initial);
+      return FinishShort(ReduceShortChain(w, InitialNative(initial)));
     }
   }
   Wide w;
