@@ -114,6 +114,8 @@ struct ReceiveStats {
   }
   // TotalDropped returns the drops for every reason.
   uint64_t TotalDropped() const;
+
+  friend bool operator==(const ReceiveStats&, const ReceiveStats&) = default;
 };
 
 // LinkType is what a frame starts with.

@@ -70,6 +70,8 @@ void ExpectSameStats(const ReceiveStats& a, const ReceiveStats& b) {
   EXPECT_EQ(a.complete_fallback, b.complete_fallback);
   EXPECT_EQ(a.udp_no_checksum, b.udp_no_checksum);
   EXPECT_EQ(a.fragments, b.fragments);
+  // Every field, including any added after the list above.
+  EXPECT_TRUE(a == b);
 }
 
 Bytes HeaderBytes(const PacketBuffer& p, Layer layer) {
