@@ -607,6 +607,53 @@ TEST_P(ImplementationTest, SumPiecesTwoOrThreeMediumPiecesMatchReference) {
   }
 }
 
+// Pieces of a few blocks (512 to 2047 bytes: a packet's first view with
+// its headers, a jumbo frame's views; the AVX-512 kernel adds them, whole
+// blocks and a partial one, to the Wide shared by all the pieces) next to
+// medium ones, two and three at a time, lengths around every boundary of
+// that method, each piece at its own alignment and both parities; then
+// runs of 200 such pieces, which fill and reduce the shared Wide more than
+// once.
+TEST_P(ImplementationTest, SumPiecesOfAFewBlocksMatchReference) {
+  constexpr size_t kLengths[] = {64,  511,  512,  513,  548,  575,  576,
+                                 577, 1023, 1024, 1025, 1535, 1537, 2047,
+                                 2048, 2049};
+  std::mt19937_64 rng(8);
+  Buffer random(8192);
+  random.FillRandom(rng);
+  Buffer carry_heavy(8192);
+  carry_heavy.FillCarryHeavy(rng);
+  int trial = 0;
+  for (size_t a : kLengths) {
+    for (size_t b : kLengths) {
+      for (size_t c : kLengths) {
+        Buffer& buf = (++trial & 1) ? carry_heavy : random;
+        const size_t off = trial % 64;
+        std::vector<std::span<const uint8_t>> pieces = {
+            {buf.at(off), a},
+            {buf.at(2100 + (off * 5 + 1) % 64), b},
+            {buf.at(4200 + (off * 3 + 2) % 64), c}};
+        ASSERT_EQ(SumPieces(pieces, 0x8001), ReferencePieces(pieces, 0x8001))
+            << Describe(pieces);
+        pieces.pop_back();
+        ASSERT_EQ(SumPieces(pieces, 0xfffe), ReferencePieces(pieces, 0xfffe))
+            << Describe(pieces);
+      }
+    }
+  }
+  Buffer big(1 << 20);
+  big.FillCarryHeavy(rng);
+  for (int run = 0; run < 8; ++run) {
+    std::vector<std::span<const uint8_t>> pieces;
+    for (int i = 0; i < 200; ++i) {
+      const size_t len = run < 4 ? 2047 - (i & 1) : 512 + rng() % 1536;
+      pieces.emplace_back(big.at(rng() % ((1 << 20) - 2048)), len);
+    }
+    ASSERT_EQ(SumPieces(pieces, 0xfffe), ReferencePieces(pieces, 0xfffe))
+        << "run " << run << ": " << Describe(pieces);
+  }
+}
+
 // Random splits of random stretches: up to 20 pieces, each from its own
 // place in the buffer (any alignment), a third of them empty or 1 byte
 // long, lengths up to 3000, random and carry-heavy data, every initial.

@@ -54,8 +54,13 @@ uint64_t ReadBaselineAvx512(const uint8_t* p, size_t len) {
       _mm512_or_si512(_mm512_or_si512(e, f), _mm512_or_si512(g, h)));
   // The OR across lanes in registers (a store and eight loads, as before,
   // stalled: a 512-bit store does not forward to 8-byte loads).
-  const __m256i x = _mm256_or_si256(_mm512_castsi512_si256(a),
-                                    _mm512_extracti64x4_epi64(a, 1));
+  // The halves by masked extracts with a full mask (the plain ones), as
+  // the checksum's HalveTwice: _mm512_castsi512_si256 and
+  // _mm512_extracti64x4_epi64 have undefined pass-through operands that
+  // draw GCC 12's spurious -Wuninitialized.
+  const __m256i x = _mm256_or_si256(
+      _mm512_mask_extracti64x4_epi64(_mm256_setzero_si256(), 0xff, a, 0),
+      _mm512_mask_extracti64x4_epi64(_mm256_setzero_si256(), 0xff, a, 1));
   const __m128i y =
       _mm_or_si128(_mm256_castsi256_si128(x), _mm256_extracti128_si256(x, 1));
   return static_cast<uint64_t>(_mm_cvtsi128_si64(y)) |
