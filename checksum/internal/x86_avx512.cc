@@ -58,10 +58,11 @@
 // kAlignFrom - 1 bytes take unaligned vectors and the Lanes method (a lane
 // sum modulo 2^64 plus the exact sum of the high 32-bit halves, H: L = A -
 // H * 2^32, and the sum is L + H since 2^32 == 1 (mod 0xffff)), the last
-// vector a masked load; in SumPieces, where one Wide is shared by many such
-// pieces, each is one block of the 512-byte method instead
-// (AddPieceBlock). Inputs shorter than 64 bytes take
-// the scalar path of native_sum.h. Only this file is built with the
+// vector a masked load. In SumPieces, where one Wide is shared by all the
+// pieces, a piece of kShort to kPieceAlignFrom - 1 (2047) bytes is instead
+// added to it as blocks of the 512-byte method, whole ones and one partial
+// (AddPiece, AddPieceBlock), with no alignment and no reduction of its own.
+// Inputs shorter than 64 bytes take the scalar path of native_sum.h. Only this file is built with the
 // AVX-512 flags (-mavx512f -mavx512bw, and -mbmi2 for the masks' bzhi).
 
 #include "checksum/internal/x86_avx512.h"
@@ -87,8 +88,7 @@ constexpr size_t kShort = 64;
 // vectors) take SumMedium.
 constexpr size_t kMediumEnd = 256;
 // kAlignFrom: from this length on, the aligned 512-byte loop runs (in
-// SumPieces too: such a piece is summed on its own); shorter inputs take
-// SumSmall/CopySmall (in SumPieces, AddPieceBlock).
+// SumPieces from kPieceAlignFrom on); shorter inputs take SumSmall/CopySmall.
 constexpr size_t kAlignFrom = 512;
 // kPieceAlignFrom: in SumPieces, from this length on a piece takes the
 // aligned loop and is reduced on its own; shorter ones (from kShort) are
