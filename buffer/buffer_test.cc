@@ -568,6 +568,35 @@ TEST(PoolTest, FreeListsAreBoundedAndDrain) {
   EXPECT_EQ(GetPoolStats().cached, 0u);
 }
 
+TEST(PoolTest, ThreadCacheSpillsPastItsLimitAndRefillsAfterDrain) {
+  // Far more small chunks than the thread's cache holds for their class go
+  // back at once (the cache spills into the global lists) and come out
+  // again without the allocator; after a drain the cache takes chunks again.
+  constexpr size_t kChunks = 300;
+  const PoolStats before = GetPoolStats();
+  {
+    std::vector<View> views;
+    for (size_t i = 0; i < kChunks; ++i) views.push_back(View::Allocate(100));
+  }
+  const PoolStats released = GetPoolStats();
+  EXPECT_EQ(released.live, before.live);
+  EXPECT_GE(released.cached, kChunks);
+  {
+    std::vector<View> views;
+    for (size_t i = 0; i < kChunks; ++i) views.push_back(View::Allocate(100));
+    EXPECT_EQ(GetPoolStats().allocated, released.allocated);
+    EXPECT_EQ(GetPoolStats().live, before.live + kChunks);
+  }
+  ReleaseCachedChunks();
+  EXPECT_EQ(GetPoolStats().cached, 0u);
+  { View v = View::Allocate(100); }
+  const PoolStats after = GetPoolStats();
+  EXPECT_EQ(after.cached, 1u);  // In this thread's cache.
+  { View v = View::Allocate(100); }
+  EXPECT_EQ(GetPoolStats().allocated, after.allocated);
+  EXPECT_EQ(GetPoolStats().live, before.live);
+}
+
 TEST(SizeClassTest, PowerOfTwoClasses) {
   EXPECT_EQ(internal::SizeClassFor(0), 0);
   EXPECT_EQ(internal::SizeClassFor(64), 0);

@@ -4,7 +4,8 @@
 //
 //   - A per-thread cache: for each size class a short free list that only
 //     its thread touches, so the steady state of a send or receive loop
-//     (take a chunk, give it back) takes no lock at all.
+//     (take a chunk, give it back) takes no lock at all. A release into
+//     it is a dozen instructions, without a call (Chunk::Release).
 //   - A global pool: one bounded free list per size class behind its own
 //     mutex. A thread's cache refills from it one chunk at a time, spills
 //     half of itself into it when full, and empties into it when the thread
@@ -60,7 +61,12 @@ struct ThreadCache {
   enum State : uint8_t { kUnregistered, kActive, kFlushed };
 
   Chunk* head[kNumSizeClasses];
-  uint32_t count[kNumSizeClasses];
+  // room[c] is how many more chunks class c takes before it spills:
+  // ThreadCacheLimit(c) less the length of head[c] while the cache is
+  // active, 0 while it is unregistered or flushed, so that Release's fast
+  // path (room for the chunk's class) needs no look at `state`. The lists
+  // of an inactive cache are empty.
+  uint32_t room[kNumSizeClasses];
   State state;
   // Event counts, written by this thread only, read by GetPoolStats.
   std::atomic<uint64_t> reused;  // Chunks taken from this cache.
@@ -74,6 +80,12 @@ namespace {
 
 constinit thread_local ThreadCache t_cache{};
 
+// CachedCount returns the length of class `c`'s list in `tc`, an active
+// cache.
+uint32_t CachedCount(const ThreadCache& tc, int c) {
+  return ThreadCacheLimit(c) - tc.room[c];
+}
+
 }  // namespace
 
 class Pool {
@@ -81,6 +93,15 @@ class Pool {
   static Pool& Get() {
     static Pool* const pool = new Pool();  // Never destroyed; see above.
     return *pool;
+  }
+
+  // PushCached adds `chunk` to class `c`'s list in `tc`, an active cache
+  // with room for it.
+  static void PushCached(ThreadCache& tc, int c, Chunk* chunk) {
+    chunk->next_free_ = tc.head[c];
+    tc.head[c] = chunk;
+    --tc.room[c];
+    Bump(tc.given);
   }
 
   Chunk* Take(size_t min_capacity) {
@@ -94,8 +115,8 @@ class Pool {
     }
     ThreadCache& tc = t_cache;
     if (Chunk* head = tc.head[c]) {
-      tc.head[c] = head->next_free_;
-      --tc.count[c];
+      tc.head[c] = head->next_free_;  // A non-empty list: an active cache.
+      ++tc.room[c];
       Bump(tc.reused);
       return Reset(head);
     }
@@ -127,11 +148,8 @@ class Pool {
     ThreadCache& tc = t_cache;
     if (tc.state == ThreadCache::kUnregistered) Register(tc);
     if (tc.state == ThreadCache::kActive) {
-      if (tc.count[c] == ThreadCacheLimit(c)) Spill(tc, c, tc.count[c] / 2);
-      chunk->next_free_ = tc.head[c];
-      tc.head[c] = chunk;
-      ++tc.count[c];
-      Bump(tc.given);
+      if (tc.room[c] == 0) Spill(tc, c, ThreadCacheLimit(c) / 2);
+      PushCached(tc, c, chunk);
       return;
     }
     // The thread is exiting and its cache is flushed: go global.
@@ -149,7 +167,10 @@ class Pool {
   // not fit), folds its counters into the retired totals and unregisters
   // it. Later calls from its thread go to the global pool.
   void Flush(ThreadCache& tc) {
-    for (int c = 0; c < kNumSizeClasses; ++c) Spill(tc, c, tc.count[c]);
+    for (int c = 0; c < kNumSizeClasses; ++c) {
+      Spill(tc, c, CachedCount(tc, c));
+      tc.room[c] = 0;  // Inactive from here on.
+    }
     std::lock_guard<std::mutex> lock(registry_mu_);
     retired_reused_ += tc.reused.load(std::memory_order_relaxed);
     retired_given_ += tc.given.load(std::memory_order_relaxed);
@@ -188,7 +209,9 @@ class Pool {
   void Drain() {
     ThreadCache& tc = t_cache;
     if (tc.state == ThreadCache::kActive) {
-      for (int c = 0; c < kNumSizeClasses; ++c) Spill(tc, c, tc.count[c]);
+      for (int c = 0; c < kNumSizeClasses; ++c) {
+        Spill(tc, c, CachedCount(tc, c));
+      }
     }
     for (Class& cls : classes_) {
       Chunk* list;
@@ -284,7 +307,7 @@ class Pool {
           to_free = extra;
         }
       }
-      tc.count[c] -= n;
+      tc.room[c] += n;
     }
     FreeList(to_free);
   }
@@ -331,6 +354,7 @@ void Pool::Register(ThreadCache& tc) {
   tc.next = caches_;
   if (caches_ != nullptr) caches_->prev = &tc;
   caches_ = &tc;
+  for (int c = 0; c < kNumSizeClasses; ++c) tc.room[c] = ThreadCacheLimit(c);
   tc.state = ThreadCache::kActive;
 }
 
@@ -338,7 +362,28 @@ Chunk* Chunk::New(size_t min_capacity) {
   return Pool::Get().Take(min_capacity);
 }
 
-void Chunk::Release(Chunk* c) { Pool::Get().Give(c); }
+namespace {
+
+// GiveToPool is Pool::Give out of line, so that Release's fast path, which
+// makes no call, needs no stack frame.
+[[gnu::noinline]] void GiveToPool(Chunk* chunk) { Pool::Get().Give(chunk); }
+
+}  // namespace
+
+void Chunk::Release(Chunk* chunk) {
+  // The steady state of a send or receive loop, here without Pool::Get's
+  // guard or a look at the cache's state: the thread's cache has room for
+  // the chunk's class (an unregistered or flushed cache has none, and a
+  // chunk not pooled has no class: its size_class_ of -1 is out of range
+  // unsigned). Everything else is Give's.
+  ThreadCache& tc = t_cache;
+  const auto c = static_cast<uint32_t>(chunk->size_class_);
+  if (c < kNumSizeClasses && tc.room[c] != 0) {
+    Pool::PushCached(tc, static_cast<int>(c), chunk);
+    return;
+  }
+  GiveToPool(chunk);
+}
 
 PoolCounters ReadPoolCounters() { return Pool::Get().Read(); }
 
