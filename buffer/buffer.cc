@@ -186,6 +186,31 @@ size_t Buffer::Locate(size_t offset, size_t* in_view) const {
 }
 
 bool Buffer::TrimFrontViews(size_t n) {
+  View* const v = views_.data();
+  const size_t count = views_.size();
+  if (count > 1 && n == v[0].size()) {
+    // Exactly the first of several views: a frame's headers in a buffer of
+    // their own, from a header-splitting NIC (the receive path's
+    // ConsumeHeaders). A View is a span and a chunk pointer, so moving its
+    // fields to another slot moves its reference, with none of a move
+    // assignment's checks and clearing: the others move down that way, the
+    // dropped view's chunk goes into the last slot, and the pop of that
+    // slot releases it. About 70 instructions besides the release, against
+    // some 180 through the walk below (callgrind, ReceiveInPlace).
+    internal::Chunk* const dropped = v[0].chunk_;
+    for (size_t k = 1; k < count; ++k) {
+      v[k - 1].window_ = v[k].window_;
+      v[k - 1].chunk_ = v[k].chunk_;
+    }
+    v[count - 1].chunk_ = dropped;
+    size_ -= n;
+    views_.pop_back();
+    return true;
+  }
+  return TrimFrontWalk(n);
+}
+
+bool Buffer::TrimFrontWalk(size_t n) {
   if (n > size_) return false;
   if (n == size_) {
     Clear();
@@ -197,9 +222,7 @@ bool Buffer::TrimFrontViews(size_t n) {
   // releasing the chunk of the view it overwrites; the slots left at the
   // end (moved-from, or dropped views no move reached) are popped, which
   // releases those. A hand loop, not views_.erase: the generic erase cost
-  // some 300 instructions to drop one of four views (the receive path's
-  // case when a NIC splits the headers into a buffer of their own), this
-  // about 80.
+  // some 300 instructions to drop one of four views, this about 80.
   View* v = views_.data();
   const size_t count = views_.size();
   for (size_t k = i; k < count; ++k) v[k - i] = std::move(v[k]);

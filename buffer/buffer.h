@@ -356,10 +356,12 @@ class Buffer {
   std::span<uint8_t> Prepend(size_t n);
 
   // TrimFront removes the first `n` bytes and returns true; the views that
-  // held them are dropped or shortened. If `n > size()` it returns false and
-  // leaves the buffer unchanged. O(views), no byte copied; inline and O(1)
-  // when the bytes are fewer than the first view holds (a packet's headers
-  // off the front of its first view).
+  // held them are dropped (their references released) or shortened. If
+  // `n > size()` it returns false and leaves the buffer unchanged. O(views),
+  // no byte copied; inline and O(1) when the bytes are fewer than the first
+  // view holds (a packet's headers off the front of its first view), and
+  // without the general walk when they are exactly the first of several
+  // views (a packet's headers in a view of their own).
   bool TrimFront(size_t n) {
     if (!views_.empty() && n < views_.front().size()) {
       views_.front().TrimFront(n);
@@ -514,8 +516,14 @@ class Buffer {
   // `*in_view` to the range's offset in that view.
   size_t PullUpIndex(size_t offset, size_t length, size_t* in_view);
 
-  // TrimFrontViews is TrimFront when the bytes reach past the first view.
+  // TrimFrontViews is TrimFront when the bytes are not fewer than the first
+  // view holds: on its own when they are exactly the first of several views
+  // (a frame's headers in a buffer of their own), else by TrimFrontWalk.
   bool TrimFrontViews(size_t n);
+
+  // TrimFrontWalk is TrimFrontViews in every other case. Out of line, so
+  // that the first case does not pay for the walk's registers and frame.
+  [[gnu::noinline]] bool TrimFrontWalk(size_t n);
 
   absl::InlinedVector<View, 4> views_;
   size_t size_ = 0;

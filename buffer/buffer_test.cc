@@ -487,6 +487,72 @@ TEST(BufferTest, TrimFrontAndTruncateDropWholeViews) {
   EXPECT_TRUE(buf.Truncate(0));
 }
 
+TEST(BufferTest, TrimFrontOfExactlyTheFirstViewMovesTheOthersDown) {
+  // A header-splitting NIC's frame: the headers in a view of their own,
+  // dropped whole. From 2 to 7 views (past the 4 a Buffer holds inline),
+  // with the chunks unshared and with every one shared by a clone.
+  for (size_t views = 2; views <= 7; ++views) {
+    for (bool shared : {false, true}) {
+      SCOPED_TRACE(testing::Message() << views << " views, shared " << shared);
+      const uint64_t live_before = GetPoolStats().live;
+      {
+        std::vector<size_t> lengths(views, 7);
+        lengths[0] = 66;
+        Bytes bytes(66 + 7 * (views - 1));
+        std::iota(bytes.begin(), bytes.end(), 0);
+        Buffer buf = Chained(bytes, lengths);
+        std::optional<Buffer> clone;
+        if (shared) clone = buf.Clone();
+        std::vector<const uint8_t*> data;
+        for (const View& v : buf.views()) data.push_back(v.data());
+        ASSERT_TRUE(buf.TrimFront(66));
+        EXPECT_EQ(buf.size(), bytes.size() - 66);
+        ASSERT_EQ(buf.view_count(), views - 1);
+        for (size_t i = 0; i + 1 < views; ++i) {
+          EXPECT_EQ(buf.views()[i].data(), data[i + 1]);  // No byte moved.
+          EXPECT_EQ(buf.views()[i].size(), 7u);
+          EXPECT_EQ(buf.views()[i].shared(), shared);
+        }
+        EXPECT_EQ(buf.Flatten(), Bytes(bytes.begin() + 66, bytes.end()));
+        EXPECT_EQ(buf.ChecksumAll(), RefSum(bytes, 66, bytes.size() - 66));
+        if (shared) {
+          // The clone kept the dropped chunk, which is now its alone.
+          EXPECT_FALSE(clone->views()[0].shared());
+          EXPECT_EQ(clone->Flatten(), bytes);
+        } else {
+          // The dropped chunk went back to the pool at once.
+          EXPECT_EQ(GetPoolStats().live, live_before + views - 1);
+        }
+        buf.Append(S(Bytes{1, 2, 3}));  // The chain still grows at its end.
+        EXPECT_EQ(buf.size(), bytes.size() - 63);
+      }
+      EXPECT_EQ(GetPoolStats().live, live_before);
+    }
+  }
+}
+
+TEST(BufferTest, TrimFrontOfWholeAndPartViewsReleasesTheWholeOnes) {
+  Bytes bytes(40);
+  std::iota(bytes.begin(), bytes.end(), 0);
+  const uint64_t live_before = GetPoolStats().live;
+  {
+    Buffer buf = Chained(bytes, {5, 5, 10, 20});
+    const uint8_t* third = buf.views()[2].data();
+    ASSERT_TRUE(buf.TrimFront(13));  // Two views and 3 bytes of the third.
+    ASSERT_EQ(buf.view_count(), 2u);
+    EXPECT_EQ(buf.views()[0].data(), third + 3);
+    EXPECT_EQ(GetPoolStats().live, live_before + 2);
+    EXPECT_EQ(buf.Flatten(), Bytes(bytes.begin() + 13, bytes.end()));
+    ASSERT_TRUE(buf.TrimFront(7));  // Exactly the first of two.
+    ASSERT_EQ(buf.view_count(), 1u);
+    EXPECT_EQ(buf.Flatten(), Bytes(bytes.begin() + 20, bytes.end()));
+    ASSERT_TRUE(buf.TrimFront(20));  // Exactly the only one.
+    EXPECT_EQ(buf.view_count(), 0u);
+    EXPECT_EQ(GetPoolStats().live, live_before);
+  }
+  EXPECT_EQ(GetPoolStats().live, live_before);
+}
+
 TEST(BufferTest, AppendAndPrependSelf) {
   Bytes bytes = {1, 2, 3};
   Buffer buf = Chained(bytes, {1, 2});

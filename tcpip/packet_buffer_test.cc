@@ -102,6 +102,30 @@ TEST(PacketBufferTest, ConsumeHeadersIsThreeConsumesInOneStep) {
   }
 }
 
+TEST(PacketBufferTest, ConsumeHeadersOfExactlyTheFirstViewDropsIt) {
+  // A header-splitting NIC's frame: the headers (1 + 1 + 1 bytes here) fill
+  // the first of four views; the other three stay as they are.
+  std::vector<uint8_t> frame = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12};
+  PacketBuffer pkt = PacketBuffer::FromFrame(MakePayload(frame, 4));
+  ASSERT_EQ(pkt.data().view_count(), 4u);
+  std::vector<const uint8_t*> rest;
+  for (const buffer::View& v : pkt.data().views().subspan(1)) {
+    rest.push_back(v.data());
+  }
+  ASSERT_TRUE(pkt.ConsumeHeaders(1, 1, 1));
+  EXPECT_EQ(pkt.Header(Layer::kLink)[0], 1);
+  EXPECT_EQ(pkt.Header(Layer::kNetwork)[0], 2);
+  EXPECT_EQ(pkt.Header(Layer::kTransport)[0], 3);
+  EXPECT_EQ(pkt.HeaderOffset(Layer::kTransport), 2u);
+  ASSERT_EQ(pkt.data().view_count(), 3u);
+  for (size_t i = 0; i < 3; ++i) {
+    EXPECT_EQ(pkt.data().views()[i].data(), rest[i]);  // Not copied.
+  }
+  EXPECT_EQ(pkt.data().Flatten(),
+            std::vector<uint8_t>(frame.begin() + 3, frame.end()));
+  EXPECT_EQ(pkt.Flatten(), frame);
+}
+
 TEST(PacketBufferTest, ConsumeHeadersWithAZeroLengthLeavesThatLayerOut) {
   std::vector<uint8_t> frame = {2, 2, 3, 4};
   PacketBuffer pkt = PacketBuffer::FromFrame(MakePayload(frame, 2));

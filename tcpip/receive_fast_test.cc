@@ -201,11 +201,19 @@ std::vector<RxState> States(const Bytes& f) {
 }
 
 // Layouts returns view cuts to try: the headers at the front of one view
-// or a few, and split at and around the header boundaries.
+// or a few, split at and around the header boundaries, and alone in the
+// first view with the payload in three more, as a header-splitting NIC
+// leaves them (UDP, TCP without options, TCP with the aligned timestamps,
+// over IPv4 and IPv6).
 std::vector<std::vector<size_t>> Layouts(size_t size) {
-  return {{},       {size / 2}, {200, 700, 1100}, {54}, {66}, {65},
-          {67, 68}, {14},       {34, 60},         {53}, {74}, {85},
-          {86, 87}, {size - 1}};
+  std::vector<std::vector<size_t>> layouts = {
+      {},       {size / 2}, {200, 700, 1100}, {54}, {66}, {65},
+      {67, 68}, {14},       {34, 60},         {53}, {74}, {85},
+      {86, 87}, {size - 1}};
+  for (size_t headers : {42, 54, 62, 66, 74, 86}) {
+    layouts.push_back({headers, headers + 500, headers + 1000});
+  }
+  return layouts;
 }
 
 TEST(ReceiveFastTest, ValidFramesMatchTheGeneralPath) {
