@@ -35,10 +35,11 @@
 // below 7680 * 2^50 < 2^63, so T = T' + d, d = A - T' read as a signed
 // 64-bit number. Wide::Native turns that into T modulo 2^64 - 1 (end-around
 // carry), a multiple of 0xffff. G itself stays below 320 * 2^16 per lane.
-// X86Avx512Sum reduces with ReduceShortChain instead, to a number below
-// 2^53 congruent to T modulo 0xffff, through a shorter chain of dependent
-// instructions: at a few KiB, the part of a sum's cost that the next sum
-// cannot overlap.
+// X86Avx512Sum and CopySum's fused loop reduce with ReduceShortChain
+// instead, to a number below 2^53 congruent to T modulo 0xffff, through a
+// shorter chain of dependent instructions: at a few KiB, the part of a
+// sum's cost that the next sum cannot overlap, and the part of a copy's
+// that its stores cannot hide.
 //
 // Alignment without scalar code: a long input is summed as the 64-byte
 // aligned vectors that cover it, counted from `base`, the 64-byte boundary at
@@ -715,54 +716,28 @@ uint64_t SumAligned(const uint8_t* base, size_t off, size_t len) {
   w.AddBlock(t0, t1, t2, t3, t4, t5, t6, x);
 }
 
-// LaneNative returns a native accumulator of everything added to `w`
-// (zero only if that is all zero), with a shorter chain of dependent
-// operations than Wide::Native, which CopyMedium's result waits for (a
-// copy of 1500 or 2048 bytes ran 15-20% faster with no reduction at all).
-// Its horizontal sum is HalveTwice's extracts (HorizontalSum's shuffles
-// measured 1.5-2.5% slower from 1500 bytes to 4 KiB on Zen 5).
-// It is congruent to the exact sum T modulo 0xffff, not modulo 2^64 - 1,
-// which is all that PlaceNative, AddEndAround and FoldNative need (they
-// keep congruence modulo 0xffff, a divisor of 2^64 - 1).
-//
-// Per lane i, with m blocks added, T_i = 2^51 g_i + d_i where d_i = A_i -
-// (g_i << 51) read as signed: |d_i| < m * 3 * 2^50 (the bound at the top of
-// this file, per lane), below 2^60 for m <= kMaxBlocks. The lane is reduced
-// in the vector as ReduceShortChain reduces the whole: an arithmetic shift
-// splits d_i = 2^51 q_i + r_i, 0 <= r_i < 2^51, so T_i = 2^51 (g_i + q_i) +
-// r_i and g_i + q_i, the floor of T_i / 2^51, is at least 0 and below 2^25
-// (T_i < 8 m 2^64 < 2^76). Since 2^51 == 2^3 (mod 0xffff), T_i == 8 (g_i +
-// q_i) + r_i: two terms at least 0, below 2^52 together, zero only if T_i
-// is. The eight lanes sum below 2^55. (Measured on Zen 5 against the
-// reduction of d_i modulo 2^64 - 1 and its 32-bit halves plus 8 g_i, two
-// vector operations more: with X86Avx512CopySum's FinishShort, 1500 B 8.35
-// -> 7.97 ns, 2048 B 10.73 -> 10.44, 4 KiB 19.29 -> 18.52, same run.)
-[[gnu::always_inline]] inline uint64_t LaneNative(const Wide& w) {
-  const __m512i x = _mm512_add_epi64(w.a, w.b);
-  const __m512i d = _mm512_sub_epi64(x, ShiftLeft(w.g, 51));
-  // The arithmetic shift written with a signed vector type: the same
-  // vpsraq, without _mm512_srai_epi64's undefined pass-through operand and
-  // GCC 12's spurious -Wuninitialized on it.
-  using I64x8 = int64_t __attribute__((vector_size(64)));
-  const __m512i q =
-      reinterpret_cast<__m512i>(reinterpret_cast<I64x8>(d) >> 51);
-  const __m512i r =
-      _mm512_and_si512(d, _mm512_set1_epi64((uint64_t{1} << 51) - 1));
-  const __m512i s =
-      _mm512_add_epi64(r, ShiftLeft(_mm512_add_epi64(w.g, q), 3));
-  const U64x2 s2 = HalveTwice(s);
-  return s2[0] + s2[1];
-}
-
 // CopyMedium copies src[0, len) to dst (dst = base + off, base 64-byte
 // aligned, off < 64, kBlock <= len < kFusedMax) and returns a native
-// accumulator of the bytes, positions counted from base: SumAligned's
-// method with stores, for the lengths that fit one Wide (the first block,
-// at most kFusedMax / kBlock - 1 more and the tail's one), head and tail
-// stored masked like their loads. Reads and writes only those bytes.
+// accumulator of the bytes, positions counted from base, below 2^52 and
+// zero only if they are all zero: SumAligned's method with stores, for the
+// lengths that fit one Wide (the first block, at most kFusedMax / kBlock - 1
+// more and the tail's one), head and tail stored masked like their loads,
+// reduced by ReduceShortChain. Reads and writes only those bytes.
+//
+// The reduction is the part of a copy that the stores cannot hide: the
+// loop runs at memcpy's speed (the same loop with no reduction at all: 1536
+// and 2048 bytes 1.00-1.03x memcpy on Zen 5), and every cycle of dependent
+// operations after the last load shows in the time. ReduceShortChain's two
+// horizontal sums side by side and its scalar correction are a shorter
+// chain than a correction of each lane in the vector before one horizontal
+// sum (scratch harness, same runs: 1536 B 1.21-1.23x -> 1.17-1.20x memcpy,
+// 2048 B 1.17-1.22x -> 1.14-1.19x). A horizontal sum through memory (one
+// 512-bit store, eight scalar loads) was slower still: the loads wait for
+// the store.
 static_assert(kFusedMax / kBlock + 1 <= kMaxBlocks);
-[[gnu::noinline]] uint64_t CopyMedium(uint8_t* base, const uint8_t* src,
-                                      size_t off, size_t len) {
+[[gnu::always_inline]] inline uint64_t CopyMedium(uint8_t* base,
+                                                  const uint8_t* src,
+                                                  size_t off, size_t len) {
   const __mmask64 head = ~uint64_t{0} << off;
   size_t span = off + len;
   uint8_t* d = base;
@@ -793,7 +768,13 @@ static_assert(kFusedMax / kBlock + 1 <= kMaxBlocks);
     span -= blocks * kBlock;
   }
   if (span > 0) CopyTailBlock(d, s, span, w);
-  return LaneNative(w);
+  return ReduceShortChain(w, 0);
+}
+
+// CopyMediumNative is CopyMedium as a function of its own, for CopyLong.
+[[gnu::noinline]] uint64_t CopyMediumNative(uint8_t* base, const uint8_t* src,
+                                            size_t off, size_t len) {
+  return CopyMedium(base, src, off, len);
 }
 
 // Movsb copies src[0, n) to dst with `rep movsb` (the direction flag is
@@ -854,12 +835,12 @@ uint64_t CopyChunked(uint8_t* dst, const uint8_t* src, size_t len) {
   const size_t off = BaseOffset(dst);
   if (len < l1 / 2 + 512) {
     return FinishAccumulator(
-        PlaceNative(CopyMedium(dst - off, src, off, len), off), initial);
+        PlaceNative(CopyMediumNative(dst - off, src, off, len), off), initial);
   }
   const size_t fused = len < l1 - kBlock ? l1 - len : 0;
   uint64_t acc = 0;
   if (fused != 0) {
-    acc = PlaceNative(CopyMedium(dst - off, src, off, fused), off);
+    acc = PlaceNative(CopyMediumNative(dst - off, src, off, fused), off);
   }
   acc = AddEndAround(
       acc,
@@ -1009,13 +990,15 @@ uint16_t X86Avx512CopySum(uint8_t* dst, const uint8_t* src, size_t len,
     return FinishAccumulator(CopySmall(dst, src, len), initial);
   }
   if (len >= kLongFrom) return CopyLong(dst, src, len, initial);  // Tail call.
-  // CopyMedium's result is below 2^55 (LaneNative), so placed (rotated left
-  // by at most 8 bits) it is below 2^63 and the initial value (below 2^24)
-  // adds without a carry out: FinishShort folds it, a few instructions
-  // fewer than FinishAccumulator's end-around add, fold and byte swap.
+  // CopyMedium's result is below 2^52 (ReduceShortChain), so placed
+  // (rotated left by at most 8 bits) it is below 2^60 and the initial value
+  // (below 2^24) adds without a carry out: FinishShort folds it, a few
+  // instructions fewer than FinishAccumulator's end-around add, fold and
+  // byte swap.
   const size_t off = BaseOffset(dst);
-  return FinishShort(PlaceNative(CopyMedium(dst - off, src, off, len), off) +
-                     InitialNative(initial));
+  return FinishShort(
+      PlaceNative(CopyMediumNative(dst - off, src, off, len), off) +
+      InitialNative(initial));
 }
 
 uint16_t X86Avx512SumPieces(const std::span<const uint8_t>* pieces,
