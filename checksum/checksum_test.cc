@@ -179,6 +179,41 @@ class ImplementationTest : public testing::TestWithParam<Implementation> {
     return ReferenceSum(all.data(), all.size(), initial);
   }
 
+  // CheckTwoAndThreePieces sums three pieces, then the first two, for every
+  // combination of `lengths`, each piece at its own alignment (the second
+  // and third `spacing` and 2 * `spacing` bytes in, plus a rotating offset),
+  // alternately over random and carry-heavy data, against the reference.
+  void CheckTwoAndThreePieces(std::span<const size_t> lengths, size_t spacing,
+                              uint64_t seed) {
+    std::mt19937_64 rng(seed);
+    const size_t size =
+        2 * spacing + *std::max_element(lengths.begin(), lengths.end()) + 64;
+    Buffer random(size);
+    random.FillRandom(rng);
+    Buffer carry_heavy(size);
+    carry_heavy.FillCarryHeavy(rng);
+    int trial = 0;
+    for (size_t a : lengths) {
+      for (size_t b : lengths) {
+        for (size_t c : lengths) {
+          Buffer& buf = (++trial & 1) ? carry_heavy : random;
+          const size_t off = trial % 64;
+          std::vector<std::span<const uint8_t>> pieces = {
+              {buf.at(off), a},
+              {buf.at(spacing + (off * 5 + 1) % 64), b},
+              {buf.at(2 * spacing + (off * 3 + 2) % 64), c}};
+          ASSERT_EQ(SumPieces(pieces, 0x8001),
+                    ReferencePieces(pieces, 0x8001))
+              << Describe(pieces);
+          pieces.pop_back();
+          ASSERT_EQ(SumPieces(pieces, 0xfffe),
+                    ReferencePieces(pieces, 0xfffe))
+              << Describe(pieces);
+        }
+      }
+    }
+  }
+
   // Describe names the lengths and alignments of `pieces` for a message.
   static std::string Describe(
       const std::vector<std::span<const uint8_t>>& pieces) {
@@ -582,29 +617,7 @@ TEST_P(ImplementationTest, SumPiecesTwoPiecesEveryLengthPairAndAlignment) {
 TEST_P(ImplementationTest, SumPiecesTwoOrThreeMediumPiecesMatchReference) {
   constexpr size_t kLengths[] = {64,  65,  127, 128, 255, 256, 257,
                                  447, 448, 449, 500, 501, 510, 511};
-  std::mt19937_64 rng(7);
-  Buffer random(4096);
-  random.FillRandom(rng);
-  Buffer carry_heavy(4096);
-  carry_heavy.FillCarryHeavy(rng);
-  int trial = 0;
-  for (size_t a : kLengths) {
-    for (size_t b : kLengths) {
-      for (size_t c : kLengths) {
-        Buffer& buf = (++trial & 1) ? carry_heavy : random;
-        const size_t off = trial % 64;
-        std::vector<std::span<const uint8_t>> pieces = {
-            {buf.at(off), a},
-            {buf.at(1024 + (off * 5 + 1) % 64), b},
-            {buf.at(2048 + (off * 3 + 2) % 64), c}};
-        ASSERT_EQ(SumPieces(pieces, 0x8001), ReferencePieces(pieces, 0x8001))
-            << Describe(pieces);
-        pieces.pop_back();
-        ASSERT_EQ(SumPieces(pieces, 0xfffe), ReferencePieces(pieces, 0xfffe))
-            << Describe(pieces);
-      }
-    }
-  }
+  ASSERT_NO_FATAL_FAILURE(CheckTwoAndThreePieces(kLengths, 1024, 7));
 }
 
 // Pieces of a few blocks (512 to 2047 bytes: a packet's first view with
@@ -618,29 +631,8 @@ TEST_P(ImplementationTest, SumPiecesOfAFewBlocksMatchReference) {
   constexpr size_t kLengths[] = {64,  511,  512,  513,  548,  575,  576,
                                  577, 1023, 1024, 1025, 1535, 1537, 2047,
                                  2048, 2049};
-  std::mt19937_64 rng(8);
-  Buffer random(8192);
-  random.FillRandom(rng);
-  Buffer carry_heavy(8192);
-  carry_heavy.FillCarryHeavy(rng);
-  int trial = 0;
-  for (size_t a : kLengths) {
-    for (size_t b : kLengths) {
-      for (size_t c : kLengths) {
-        Buffer& buf = (++trial & 1) ? carry_heavy : random;
-        const size_t off = trial % 64;
-        std::vector<std::span<const uint8_t>> pieces = {
-            {buf.at(off), a},
-            {buf.at(2100 + (off * 5 + 1) % 64), b},
-            {buf.at(4200 + (off * 3 + 2) % 64), c}};
-        ASSERT_EQ(SumPieces(pieces, 0x8001), ReferencePieces(pieces, 0x8001))
-            << Describe(pieces);
-        pieces.pop_back();
-        ASSERT_EQ(SumPieces(pieces, 0xfffe), ReferencePieces(pieces, 0xfffe))
-            << Describe(pieces);
-      }
-    }
-  }
+  ASSERT_NO_FATAL_FAILURE(CheckTwoAndThreePieces(kLengths, 2100, 8));
+  std::mt19937_64 rng(9);
   Buffer big(1 << 20);
   big.FillCarryHeavy(rng);
   for (int run = 0; run < 8; ++run) {
