@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <cstring>
 #include <random>
+#include <span>
 #include <vector>
 
 #include "benchmark/benchmark.h"
@@ -25,18 +26,26 @@ std::vector<uint8_t> Payload(size_t n) {
   return b;
 }
 
-// Chained returns `bytes` as `views` views in separate chunks, every view
-// but the last of odd length.
-Buffer Chained(const std::vector<uint8_t>& bytes, size_t views) {
+// InViews returns `bytes` as views of `lengths` bytes (which add up to
+// bytes.size()), each in a chunk of its own.
+Buffer InViews(std::span<const uint8_t> bytes,
+               std::span<const size_t> lengths) {
   Buffer b;
-  size_t each = (bytes.size() / views) | 1;
   size_t at = 0;
-  for (size_t i = 0; i < views; ++i) {
-    size_t n = (i + 1 == views) ? bytes.size() - at : each;
-    b.Append(View::Copy(std::span(bytes).subspan(at, n)));
+  for (size_t n : lengths) {
+    b.Append(View::Copy(bytes.subspan(at, n)));
     at += n;
   }
   return b;
+}
+
+// Chained returns `bytes` as `views` views in separate chunks, every view
+// but the last of odd length.
+Buffer Chained(const std::vector<uint8_t>& bytes, size_t views) {
+  const size_t each = (bytes.size() / views) | 1;
+  std::vector<size_t> lengths(views - 1, each);
+  lengths.push_back(bytes.size() - (views - 1) * each);
+  return InViews(bytes, lengths);
 }
 
 // kPlacements: each checksum benchmark below rotates over this many copies
@@ -69,6 +78,19 @@ void BM_ChecksumContiguous(benchmark::State& state) {
 // 500: one third of 1500, the floor a 3-view chained checksum pays per piece.
 BENCHMARK(BM_ChecksumContiguous)->Arg(500)->Arg(1500)->Arg(65536);
 
+// TimeChecksumAll runs state's iterations, each Buffer::ChecksumAll of the
+// next of `bufs` (kPlacements buffers of `size` bytes) in turn.
+void TimeChecksumAll(benchmark::State& state, const std::vector<Buffer>& bufs,
+                     size_t size) {
+  size_t i = 0;
+  for (auto _ : state) {
+    uint16_t sum = bufs[i].ChecksumAll();
+    benchmark::DoNotOptimize(sum);
+    i = (i + 1) % kPlacements;
+  }
+  state.SetBytesProcessed(int64_t(state.iterations()) * size);
+}
+
 // BM_ChecksumChained times Buffer::ChecksumAll over the same bytes held as
 // range(1) views of odd lengths (kPlacements buffers, each its own chunks).
 void BM_ChecksumChained(benchmark::State& state) {
@@ -82,13 +104,7 @@ void BM_ChecksumChained(benchmark::State& state) {
       return;
     }
   }
-  size_t i = 0;
-  for (auto _ : state) {
-    uint16_t sum = bufs[i].ChecksumAll();
-    benchmark::DoNotOptimize(sum);
-    i = (i + 1) % kPlacements;
-  }
-  state.SetBytesProcessed(int64_t(state.iterations()) * bytes.size());
+  TimeChecksumAll(state, bufs, bytes.size());
 }
 BENCHMARK(BM_ChecksumChained)
     ->ArgsProduct({{1500, 65536}, {1, 3, 17}})
@@ -107,25 +123,13 @@ void BM_ChecksumFrameViews(benchmark::State& state, bool split) {
   const std::vector<uint8_t> bytes = Payload(1514);
   std::vector<Buffer> bufs;
   for (size_t i = 0; i < kPlacements; ++i) {
-    Buffer b;
-    size_t at = 0;
-    for (size_t n : lengths) {
-      b.Append(View::Copy(std::span(bytes).subspan(at, n)));
-      at += n;
-    }
-    if (b.ChecksumAll() != checksum::Checksum(bytes)) {
+    bufs.push_back(InViews(bytes, lengths));
+    if (bufs.back().ChecksumAll() != checksum::Checksum(bytes)) {
       state.SkipWithError("the views do not hold the frame");
       return;
     }
-    bufs.push_back(std::move(b));
   }
-  size_t i = 0;
-  for (auto _ : state) {
-    uint16_t sum = bufs[i].ChecksumAll();
-    benchmark::DoNotOptimize(sum);
-    i = (i + 1) % kPlacements;
-  }
-  state.SetBytesProcessed(int64_t(state.iterations()) * bytes.size());
+  TimeChecksumAll(state, bufs, bytes.size());
 }
 BENCHMARK_CAPTURE(BM_ChecksumFrameViews, front, false);
 BENCHMARK_CAPTURE(BM_ChecksumFrameViews, split, true);
