@@ -483,6 +483,16 @@ struct Wide {
             [r1] "=&v"(r1), [r2] "=&v"(r2), [r3] "=&v"(r3));
 }
 
+// RotateLanes8 rotates every 64-bit lane of x left by 8 bits: multiplies it
+// by 2^8 modulo 2^64 - 1, which places a piece at an odd offset of the
+// stream (RFC 1071 section 2(B)). Written with the vector type: GCC still
+// emits one vprolq, and _mm512_rol_epi64's undefined pass-through draws
+// GCC 12's spurious -Wmaybe-uninitialized.
+[[gnu::always_inline]] inline __m512i RotateLanes8(__m512i x) {
+  const U64x8 v = reinterpret_cast<U64x8>(x);
+  return reinterpret_cast<__m512i>((v << 8) | (v >> 56));
+}
+
 // AddPieceBlock adds p[0, len), kShort <= len < kBlock, to `w` as one
 // block: its whole vectors, its last 0..63 bytes as one masked vector, zero
 // vectors for the rest (a block of partly zero vectors obeys the bound at
@@ -508,13 +518,7 @@ template <bool kRotate>
   const size_t rest = len - whole * kVector;
   const __m512i last = LoadMasked(p + whole * kVector, FirstBytes(rest));
   if constexpr (kRotate) {
-    // A rotate written with the vector type: GCC still emits one vprolq, and
-    // _mm512_rol_epi64's undefined pass-through draws GCC 12's spurious
-    // -Wmaybe-uninitialized.
-    const auto r = [](__m512i x) {
-      const U64x8 v = reinterpret_cast<U64x8>(x);
-      return reinterpret_cast<__m512i>((v << 8) | (v >> 56));
-    };
+    const auto r = RotateLanes8;
     w.AddBlock(r(Load(p)), r(t1), r(t2), r(t3), r(t4), r(t5), r(t6), r(last));
   } else {
     w.AddBlock(Load(p), t1, t2, t3, t4, t5, t6, last);
@@ -522,8 +526,12 @@ template <bool kRotate>
 }
 
 // kPieceMaxBlocks is the most blocks AddPiece adds for one piece: its whole
-// blocks and one for the rest.
+// blocks (at most three) and one for the rest. SumPieces' straight-line
+// path adds up to three pieces to one Wide; its loop reduces the Wide before
+// a piece would take it past kMaxBlocks.
 constexpr size_t kPieceMaxBlocks = kPieceAlignFrom / kBlock;
+static_assert((kPieceAlignFrom - 1) / kBlock + 1 <= kPieceMaxBlocks);
+static_assert(3 * kPieceMaxBlocks <= kMaxBlocks);
 
 // AddPiece adds p[0, len), kShort <= len < kPieceAlignFrom, to `w`: up to
 // kPieceMaxBlocks blocks, its whole 512-byte blocks as unaligned vectors,
@@ -540,10 +548,7 @@ template <bool kRotate>
   }
   const size_t blocks = len / kBlock;
   if constexpr (kRotate) {
-    const auto r = [](__m512i x) {
-      const U64x8 v = reinterpret_cast<U64x8>(x);
-      return reinterpret_cast<__m512i>((v << 8) | (v >> 56));
-    };
+    const auto r = RotateLanes8;
     for (size_t i = 0; i < blocks; ++i, p += kBlock) {
       w.AddBlock(r(Load(p)), r(Load(p + 64)), r(Load(p + 128)),
                  r(Load(p + 192)), r(Load(p + 256)), r(Load(p + 320)),
@@ -556,12 +561,8 @@ template <bool kRotate>
   if (rest >= kShort) {
     AddPieceBlock<kRotate>(p, rest, w);
   } else if (rest != 0) {
-    __m512i x = LoadMasked(p, FirstBytes(rest));
-    if constexpr (kRotate) {
-      const U64x8 v = reinterpret_cast<U64x8>(x);
-      x = reinterpret_cast<__m512i>((v << 8) | (v >> 56));
-    }
-    w.AddVector(x);
+    const __m512i x = LoadMasked(p, FirstBytes(rest));
+    w.AddVector(kRotate ? RotateLanes8(x) : x);
   }
 }
 
@@ -919,7 +920,7 @@ uint64_t CopySmall(uint8_t* dst, const uint8_t* p, size_t len) {
   sum = _mm512_ternarylogic_epi64(a, b, c, 0x96);  // a ^ b ^ c
   const U64x8 maj =
       reinterpret_cast<U64x8>(_mm512_ternarylogic_epi64(a, b, c, 0xe8));
-  // The rotate written with the vector type: see AddPieceBlock.
+  // The rotate written with the vector type: see RotateLanes8.
   carry = reinterpret_cast<__m512i>((maj << 1) | (maj >> 63));
 }
 
