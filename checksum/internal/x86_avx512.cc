@@ -332,15 +332,16 @@ struct Wide {
 // the eight loads into t0..t7, their stores to %[d], and the two trees of
 // adds (A and B take the words, G the averages' top words; see the top of
 // this file). Operands: p, d, a, b, g, t0..t7, r0..r3.
-#define IPSUM_AVX512_LOAD_BLOCK    \
-  "vmovdqu64 (%[p]), %[t0]\n\t"    \
-  "vmovdqu64 64(%[p]), %[t1]\n\t"  \
-  "vmovdqu64 128(%[p]), %[t2]\n\t" \
-  "vmovdqu64 192(%[p]), %[t3]\n\t" \
-  "vmovdqu64 256(%[p]), %[t4]\n\t" \
-  "vmovdqu64 320(%[p]), %[t5]\n\t" \
-  "vmovdqu64 384(%[p]), %[t6]\n\t" \
-  "vmovdqu64 448(%[p]), %[t7]\n\t"
+#define IPSUM_AVX512_LOAD_BLOCK_AT(P) \
+  "vmovdqu64 (%[" P "]), %[t0]\n\t"    \
+  "vmovdqu64 64(%[" P "]), %[t1]\n\t"  \
+  "vmovdqu64 128(%[" P "]), %[t2]\n\t" \
+  "vmovdqu64 192(%[" P "]), %[t3]\n\t" \
+  "vmovdqu64 256(%[" P "]), %[t4]\n\t" \
+  "vmovdqu64 320(%[" P "]), %[t5]\n\t" \
+  "vmovdqu64 384(%[" P "]), %[t6]\n\t" \
+  "vmovdqu64 448(%[" P "]), %[t7]\n\t"
+#define IPSUM_AVX512_LOAD_BLOCK IPSUM_AVX512_LOAD_BLOCK_AT("p")
 
 #define IPSUM_AVX512_STORE_BLOCK   \
   "vmovdqa64 %[t0], (%[d])\n\t"    \
@@ -698,6 +699,36 @@ uint64_t SumAligned(const uint8_t* base, size_t off, size_t len) {
       : "cc", "memory");
 }
 
+// CopyAddBlocksSumBehind is CopyAddBlocks with, after each block, kBehind
+// more blocks at q added to `w` (q advances kBehind blocks per block
+// copied): the sum of bytes that `rep movsb` has just copied, still in L1,
+// in the loop whose loads and stores wait on L2.
+template <int kBehind>
+[[gnu::always_inline]] inline void CopyAddBlocksSumBehind(
+    uint8_t*& d, const uint8_t*& s, const uint8_t*& q, size_t blocks,
+    Wide& w) {
+  const uint8_t* const end = s + blocks * kBlock;
+  __m512i t0, t1, t2, t3, t4, t5, t6, t7, r0, r1, r2, r3;
+  __asm__(
+      "1:\n\t" IPSUM_AVX512_LOAD_BLOCK IPSUM_AVX512_STORE_BLOCK
+          IPSUM_AVX512_ADD_BLOCK
+      ".rept %c[behind]\n\t" IPSUM_AVX512_LOAD_BLOCK_AT("q")
+          IPSUM_AVX512_ADD_BLOCK
+      "addq $512, %[q]\n\t"
+      ".endr\n\t"
+      "addq $512, %[p]\n\t"
+      "addq $512, %[d]\n\t"
+      "cmpq %[end], %[p]\n\t"
+      "jb 1b\n\t"
+      : [p] "+r"(s), [d] "+r"(d), [q] "+r"(q), [a] "+v"(w.a), [b] "+v"(w.b),
+        [g] "+v"(w.g), [t0] "=&v"(t0), [t1] "=&v"(t1), [t2] "=&v"(t2),
+        [t3] "=&v"(t3), [t4] "=&v"(t4), [t5] "=&v"(t5), [t6] "=&v"(t6),
+        [t7] "=&v"(t7), [r0] "=&v"(r0), [r1] "=&v"(r1), [r2] "=&v"(r2),
+        [r3] "=&v"(r3)
+      : [end] "r"(end), [behind] "i"(kBehind)
+      : "cc", "memory");
+}
+
 // CopyTailBlock copies the last 1..512 bytes of CopyMedium, the `span`
 // bytes at s to d (64-byte aligned), and adds them to `w` as one block:
 // the whole vectors but the last, straight-line code entered at their
@@ -824,7 +855,8 @@ static_assert(kFusedMax / kBlock + 1 <= kMaxBlocks);
 // 5: 64 KiB copied in 0.74x the time of the 512-bit load/store loop, 32 KiB in
 // 0.58x). So the copy is `rep movsb` in chunks of kMovsbChunk bytes, each
 // followed by the sum of its source bytes, still in L1: 1.24x memcpy at 64 KiB
-// where the fused loop took 1.35x. The chunks after the first start at 64-byte
+// where the fused loop took 1.35x (and CopyInterleaved, which now takes such
+// copies, 1.17-1.20x). The chunks after the first start at 64-byte
 // boundaries of the source, an even distance from it.
 uint64_t CopyChunked(uint8_t* dst, const uint8_t* src, size_t len) {
   const size_t off = BaseOffset(src);
@@ -843,10 +875,93 @@ uint64_t CopyChunked(uint8_t* dst, const uint8_t* src, size_t len) {
   return PlaceNative(acc, off);
 }
 
+// kMixBehind, kMixFused: CopyInterleaved's steps, kMixStep blocks each:
+// `rep movsb` of kMixBehind * kMixFused blocks, then kMixFused blocks by the
+// fused loop, which also sums kMixBehind of the moved blocks per block it
+// copies. Measured on Zen 5 at 48, 64 and 96 KiB against memcpy (scratch
+// harness, same runs, 3:1 to 7:1 and 4 to 24 fused blocks): 4:1 with 12
+// fused blocks (a step of 30 KiB) was best or within 0.02x of it
+// throughout; 3:1 with 8 fused blocks ran 1.28x at 64 KiB, 2:1 with 16
+// 1.27x, 3:1 with 24 1.39x.
+constexpr int kMixBehind = 4;
+constexpr size_t kMixFused = 12;
+constexpr size_t kMixStep = kMixFused * (kMixBehind + 1);
+// A step's blocks, the first block and the tail's fit one Wide.
+static_assert(kMixStep + 2 <= kMaxBlocks);
+
+// CopyInterleaved copies src[0, len), len >= 2 * kBlock, to dst (dst =
+// base + off, base 64-byte aligned, off < 64) and returns a native
+// accumulator of the bytes, positions counted from base, below 2^53: for
+// copies that do not fit L1 with their source. The first block and the
+// tail are CopyMedium's (masked head and tail); the whole blocks between
+// go in steps of kMixStep blocks (fewer in the last step, a fifth of them
+// fused). A step copies its first blocks with `rep movsb`, which writes
+// the destination's lines without reading them from L2 first, and the
+// rest with the fused loop (CopyAddBlocksSumBehind), whose loads and
+// stores wait on L2 (the stores read each line in first), and which sums
+// the blocks just moved, still in L1, in that wait. Measured on Zen 5
+// against memcpy, same runs (scratch harness): CopyChunked's `rep movsb`
+// of each 16 KiB chunk and then its sum -> this: 48 KiB 1.26-1.31x ->
+// 1.19-1.21x, 64 KiB 1.27-1.31x -> 1.17-1.20x, 96 KiB 1.28-1.32x ->
+// 1.20-1.24x, 128 KiB 1.29-1.32x -> 1.25-1.27x. (Measured and not kept:
+// prefetching each step's fused source and destination before its `rep
+// movsb`, 64 KiB 1.28x; `rep movsb` in smaller chunks costs more than the
+// sum it would hide: 64 KiB in chunks of 1 KiB 1.43x memcpy with no sum,
+// of 4 KiB 1.24x; `clzero` of the destination lines before the fused
+// loop's stores, so that they are not read in: 127x, it writes to DRAM.)
+uint64_t CopyInterleaved(uint8_t* base, const uint8_t* src, size_t off,
+                         size_t len) {
+  const __mmask64 head = ~uint64_t{0} << off;
+  size_t span = off + len;
+  uint8_t* d = base;
+  const uint8_t* s = src - off;
+  Wide w;
+  {
+    const __m512i t0 = LoadMasked(s, head), t1 = Load(s + 64),
+                  t2 = Load(s + 128), t3 = Load(s + 192), t4 = Load(s + 256),
+                  t5 = Load(s + 320), t6 = Load(s + 384), t7 = Load(s + 448);
+    StoreMasked(d, head, t0);
+    Store(d + 64, t1);
+    Store(d + 128, t2);
+    Store(d + 192, t3);
+    Store(d + 256, t4);
+    Store(d + 320, t5);
+    Store(d + 384, t6);
+    Store(d + 448, t7);
+    w.AddBlock(t0, t1, t2, t3, t4, t5, t6, t7);
+  }
+  d += kBlock;
+  s += kBlock;
+  span -= kBlock;
+  size_t blocks = span / kBlock;
+  span %= kBlock;
+  uint64_t acc = 0;
+  while (blocks > 0) {
+    size_t fused = kMixFused;
+    if (blocks < kMixStep) fused = blocks / (kMixBehind + 1);
+    const size_t moved = (blocks < kMixStep ? blocks : kMixStep) - fused;
+    Movsb(d, s, moved * kBlock);
+    const uint8_t* q = s;
+    d += moved * kBlock;
+    s += moved * kBlock;
+    if (fused != 0) CopyAddBlocksSumBehind<kMixBehind>(d, s, q, fused, w);
+    const size_t rest = moved - kMixBehind * fused;
+    if (rest != 0) AddBlocks(q, rest, w);
+    blocks -= moved + fused;
+    if (blocks > 0) {
+      acc = ReduceShortChain(w, acc);
+      acc = (acc & 0xffffffff) + (acc >> 32);
+      w = Wide();
+    }
+  }
+  if (span > 0) CopyTailBlock(d, s, span, w);
+  return ReduceShortChain(w, acc);
+}
+
 // CopyLong is X86Avx512CopySum for len >= kLongFrom. With L the L1 data
 // cache's size (clamped to [32 KiB, 96 KiB]): below L / 2 + 512 bytes all
 // by CopyMedium; below L - kBlock the first L - len bytes by CopyMedium and
-// the rest by CopyChunked; from there on all by CopyChunked. Why the split:
+// the rest by CopyChunked; from there on all by CopyInterleaved. Why the split:
 // `rep movsb` appears not to bring the destination into L1 (it writes
 // whole lines without reading them), so the lines such a copy leaves in L1
 // are the fused part's source and destination and the chunks' sources,
@@ -854,7 +969,8 @@ uint64_t CopyChunked(uint8_t* dst, const uint8_t* src, size_t len) {
 // again (a stack reusing its buffers; the benchmark) the fused part runs
 // from L1 and its stores read no line in first. Measured on Zen 5 (L = 48
 // KiB) against memcpy, all by CopyChunked -> split: 28 KiB 1.34x -> 0.91x,
-// 32 KiB 1.34x -> 1.05x, 40 KiB 1.34x -> 1.27x; from 44 KiB on no change.
+// 32 KiB 1.34x -> 1.05x, 40 KiB 1.34x -> 1.27x; from 44 KiB on no change
+// (and from L - kBlock on CopyInterleaved beats CopyChunked).
 // Bounds: in the split L / 2 + 512 <= len < L - kBlock, so the fused part
 // has L - len > kBlock bytes, at most L / 2 - 512 < kFusedMax (CopyMedium's
 // bounds), and leaves 2 len - L >= 1024 bytes (CopyChunked's least is
@@ -870,15 +986,18 @@ uint64_t CopyChunked(uint8_t* dst, const uint8_t* src, size_t len) {
     return FinishAccumulator(
         PlaceNative(CopyMediumNative(dst - off, src, off, len), off), initial);
   }
-  const size_t fused = len < l1 - kBlock ? l1 - len : 0;
-  uint64_t acc = 0;
-  if (fused != 0) {
-    acc = PlaceNative(CopyMediumNative(dst - off, src, off, fused), off);
+  if (len >= l1 - kBlock) {
+    return FinishAccumulator(
+        PlaceNative(CopyInterleaved(dst - off, src, off, len), off), initial);
   }
-  acc = AddEndAround(
-      acc,
-      PlaceNative(CopyChunked(dst + fused, src + fused, len - fused), fused));
-  return FinishAccumulator(acc, initial);
+  const size_t fused = l1 - len;
+  const uint64_t acc =
+      PlaceNative(CopyMediumNative(dst - off, src, off, fused), off);
+  return FinishAccumulator(
+      AddEndAround(acc, PlaceNative(CopyChunked(dst + fused, src + fused,
+                                                len - fused),
+                                    fused)),
+      initial);
 }
 
 // AddSmall adds p[0, len), len >= 1, positions counted from p, to two pairs
