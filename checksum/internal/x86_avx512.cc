@@ -775,9 +775,16 @@ template <int kBehind>
   }
   const size_t last = whole * kVector;
   const __mmask64 k = FirstBytes(span - last);
-  const __m512i x = LoadMasked(s + last, k);
-  StoreMasked(d + last, k, x);
-  w.AddBlock(t0, t1, t2, t3, t4, t5, t6, x);
+  __m512i t7 = LoadMasked(s + last, k);
+  StoreMasked(d + last, k, t7);
+  // AddBlocks' assembly text, as in AddTailBlock: from C++, GCC chained
+  // the switch's cases' adds into `a`.
+  __m512i r0, r1, r2, r3;
+  __asm__(IPSUM_AVX512_ADD_BLOCK
+          : [a] "+v"(w.a), [b] "+v"(w.b), [g] "+v"(w.g), [t0] "+v"(t0),
+            [t1] "+v"(t1), [t2] "+v"(t2), [t3] "+v"(t3), [t4] "+v"(t4),
+            [t5] "+v"(t5), [t6] "+v"(t6), [t7] "+v"(t7), [r0] "=&v"(r0),
+            [r1] "=&v"(r1), [r2] "=&v"(r2), [r3] "=&v"(r3));
 }
 
 // CopyMedium copies src[0, len) to dst (dst = base + off, base 64-byte
