@@ -787,6 +787,27 @@ template <int kBehind>
             [r1] "=&v"(r1), [r2] "=&v"(r2), [r3] "=&v"(r3));
 }
 
+// CopyHeadBlock copies the first block of an aligned copy, the bytes of
+// the 512 at s that `head` selects in its first vector and all of the rest,
+// to d (64-byte aligned; the masked-out bytes are neither read nor
+// written), and adds them to `w` (zero for the masked-out ones): the first
+// block of CopyMedium and CopyInterleaved.
+[[gnu::always_inline]] inline void CopyHeadBlock(uint8_t* d, const uint8_t* s,
+                                                 __mmask64 head, Wide& w) {
+  const __m512i t0 = LoadMasked(s, head), t1 = Load(s + 64),
+                t2 = Load(s + 128), t3 = Load(s + 192), t4 = Load(s + 256),
+                t5 = Load(s + 320), t6 = Load(s + 384), t7 = Load(s + 448);
+  StoreMasked(d, head, t0);
+  Store(d + 64, t1);
+  Store(d + 128, t2);
+  Store(d + 192, t3);
+  Store(d + 256, t4);
+  Store(d + 320, t5);
+  Store(d + 384, t6);
+  Store(d + 448, t7);
+  w.AddBlock(t0, t1, t2, t3, t4, t5, t6, t7);
+}
+
 // CopyMedium copies src[0, len) to dst (dst = base + off, base 64-byte
 // aligned, off < 64, kBlock <= len < kFusedMax) and returns a native
 // accumulator of the bytes, positions counted from base, below 2^52 and
@@ -816,20 +837,7 @@ static_assert(kFusedMax / kBlock + 1 <= kMaxBlocks);
   // are masked out, never read.
   const uint8_t* s = src - off;
   Wide w;
-  {
-    const __m512i t0 = LoadMasked(s, head), t1 = Load(s + 64),
-                  t2 = Load(s + 128), t3 = Load(s + 192), t4 = Load(s + 256),
-                  t5 = Load(s + 320), t6 = Load(s + 384), t7 = Load(s + 448);
-    StoreMasked(d, head, t0);
-    Store(d + 64, t1);
-    Store(d + 128, t2);
-    Store(d + 192, t3);
-    Store(d + 256, t4);
-    Store(d + 320, t5);
-    Store(d + 384, t6);
-    Store(d + 448, t7);
-    w.AddBlock(t0, t1, t2, t3, t4, t5, t6, t7);
-  }
+  CopyHeadBlock(d, s, head, w);
   d += kBlock;
   s += kBlock;
   span -= kBlock;
@@ -923,20 +931,7 @@ uint64_t CopyInterleaved(uint8_t* base, const uint8_t* src, size_t off,
   uint8_t* d = base;
   const uint8_t* s = src - off;
   Wide w;
-  {
-    const __m512i t0 = LoadMasked(s, head), t1 = Load(s + 64),
-                  t2 = Load(s + 128), t3 = Load(s + 192), t4 = Load(s + 256),
-                  t5 = Load(s + 320), t6 = Load(s + 384), t7 = Load(s + 448);
-    StoreMasked(d, head, t0);
-    Store(d + 64, t1);
-    Store(d + 128, t2);
-    Store(d + 192, t3);
-    Store(d + 256, t4);
-    Store(d + 320, t5);
-    Store(d + 384, t6);
-    Store(d + 448, t7);
-    w.AddBlock(t0, t1, t2, t3, t4, t5, t6, t7);
-  }
+  CopyHeadBlock(d, s, head, w);
   d += kBlock;
   s += kBlock;
   span -= kBlock;
