@@ -48,6 +48,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string_view>
 
 #include "header/address.h"
@@ -179,6 +180,21 @@ std::optional<ReceivedPacket> Receive(PacketBuffer&& frame, LinkType link,
 // `packet` in an unspecified but valid state (destroy or reuse it). Receive
 // is this plus two moves of the packet, in and out.
 bool ReceiveInPlace(ReceivedPacket& packet, LinkType link, ReceiveStats& stats);
+
+// ReceiveBurst is ReceiveInPlace on each of `packets` in turn (a driver's
+// vector of frames built in place, as DPDK's rx_burst and VPP's frames hand
+// them over), with delivered[i] set to what ReceiveInPlace returns for
+// packets[i]: the same fields, the same counts in `stats`, the same drops.
+// Only the first min(packets.size(), delivered.size()) packets are
+// received. Returns how many were delivered.
+//
+// The difference is speed only: while it decodes one frame, ReceiveBurst
+// has already asked for the lines of the next two (all of a frame to sum
+// in software, else its headers' line) and for the list of views of the
+// third, so that a frame's memory latency overlaps the work on the frames
+// before it, and no frame is prefetched twice.
+size_t ReceiveBurst(std::span<ReceivedPacket> packets, LinkType link,
+                    ReceiveStats& stats, std::span<bool> delivered);
 
 }  // namespace ipsum::tcpip
 

@@ -24,6 +24,7 @@
 //   - how the frame is chained changes nothing;
 //   - ReceiveInPlace, into a ReceivedPacket reused across inputs, gives
 //     Receive's verdict;
+//   - ReceiveBurst of the frame three times over is ReceiveInPlace of each;
 //   - the general path alone (internal::ReceiveGeneralForTesting, without
 //     the fast path that ReceiveInPlace tries first) gives the same
 //     verdict, counters and packet;
@@ -129,6 +130,28 @@ Verdict Run(std::span<const uint8_t> frame, LinkType link, uint8_t split,
   IPSUM_FUZZ_CHECK(in_place.delivered == stats.delivered &&
                    in_place.dropped == stats.dropped);
   if (delivered) IPSUM_FUZZ_CHECK(SamePacket(*reused, *v.packet));
+  // ReceiveBurst of the frame three times over, into packets reused by every
+  // run, is ReceiveInPlace of each: the same verdicts, counters and
+  // packets.
+  static ReceivedPacket* const burst = new ReceivedPacket[3];
+  static ReceivedPacket* const alone = new ReceivedPacket[3];
+  ReceiveStats burst_stats, alone_stats;
+  bool burst_delivered[3];
+  for (int k = 0; k < 3; ++k) {
+    burst[k].packet = received();
+    alone[k].packet = received();
+  }
+  const size_t burst_count =
+      ReceiveBurst(std::span(burst, 3), link, burst_stats, burst_delivered);
+  size_t alone_count = 0;
+  for (int k = 0; k < 3; ++k) {
+    const bool ok = ReceiveInPlace(alone[k], link, alone_stats);
+    alone_count += ok;
+    IPSUM_FUZZ_CHECK(burst_delivered[k] == ok);
+    if (ok) IPSUM_FUZZ_CHECK(SamePacket(burst[k], alone[k]));
+  }
+  IPSUM_FUZZ_CHECK(burst_count == alone_count);
+  IPSUM_FUZZ_CHECK(burst_stats == alone_stats);
   // The general path alone (no fast path) gives the same verdict, the same
   // counters and the same packet, parse description included.
   static ReceivedPacket* const general = new ReceivedPacket;

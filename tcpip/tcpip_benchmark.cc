@@ -20,6 +20,10 @@
 //                              headers in a view of their own (a
 //                              header-splitting NIC), front:1 at the front
 //                              of the first payload view.
+//   BM_ReceiveBurst/<mode>/front:<0|1>/frames:<128|32768>
+//                              the same rings handed to ReceiveBurst 32
+//                              frames at a time, as a DPDK or VPP driver
+//                              hands over its vectors of frames.
 //   BM_RawChecksumFrames/<how>/front:<0|1>/frames:<128|32768>/ahead:<0|1>
 //                              the checksum of the same frames' bytes over
 //                              the same kind of ring, timed the same way:
@@ -43,6 +47,7 @@
 //   bazel build --config=opt //tcpip:tcpip_benchmark
 //   taskset -c 1 bazel-bin/tcpip/tcpip_benchmark
 
+#include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <cstdlib>
@@ -311,6 +316,59 @@ BENCHMARK_CAPTURE(BM_ReceiveInPlace, unnecessary, ChecksumStatus::kUnnecessary)
     ->UseManualTime();
 BENCHMARK_CAPTURE(BM_ReceiveInPlace, complete, ChecksumStatus::kComplete)
     ->Apply(ReceiveArgs)
+    ->UseManualTime();
+
+// kBurst is how many frames BM_ReceiveBurst hands over at a time, as a
+// driver's receive loop gets them from its ring (VPP's frame, DPDK's
+// rx_burst).
+constexpr size_t kBurst = 32;
+
+// BM_ReceiveBurst is BM_ReceiveInPlace with the ring handed to ReceiveBurst
+// kBurst frames at a time.
+void BM_ReceiveBurst(benchmark::State& state, ChecksumStatus status) {
+  const bool front = state.range(0) == kFront;
+  const auto frames = static_cast<size_t>(state.range(1));
+  buffer::Buffer frame = Frame();
+  std::vector<uint8_t> bytes = frame.Flatten();
+  uint16_t nic_sum = checksum::Checksum(std::span(bytes).subspan(14));
+  ReceiveStats stats;
+  std::vector<ReceivedPacket> ring(frames);
+  bool delivered[kBurst];
+  TimedPasses(
+      state, frames,
+      [&] {
+        for (ReceivedPacket& r : ring) {
+          r.packet = PacketBuffer::FromFrame(UniqueCopy(frame, front));
+          r.packet.checksum_status = status;
+          r.packet.csum_start = 14;
+          r.packet.csum = nic_sum;
+        }
+      },
+      [&] {
+        for (size_t k = 0; k < frames; k += kBurst) {
+          const size_t n = std::min(kBurst, frames - k);
+          size_t ok = ReceiveBurst(std::span(ring).subspan(k, n),
+                                   LinkType::kEthernet, stats, delivered);
+          benchmark::DoNotOptimize(ok);
+        }
+      });
+  if (stats.delivered != stats.received) state.SkipWithError("dropped");
+  state.SetBytesProcessed(state.iterations() * frames * bytes.size());
+}
+
+// BurstArgs registers both layouts over a warm and a cold ring.
+void BurstArgs(benchmark::internal::Benchmark* b) {
+  b->ArgNames({"front", "frames"});
+  for (int64_t front : {kSplit, kFront}) {
+    b->Args({front, kWarmFrames});
+    b->Args({front, kColdFrames});
+  }
+}
+BENCHMARK_CAPTURE(BM_ReceiveBurst, none, ChecksumStatus::kNone)
+    ->Apply(BurstArgs)
+    ->UseManualTime();
+BENCHMARK_CAPTURE(BM_ReceiveBurst, unnecessary, ChecksumStatus::kUnnecessary)
+    ->Apply(BurstArgs)
     ->UseManualTime();
 
 // BM_RawChecksumFrames/<how>/front:<layout> sums the bytes BM_ReceiveInPlace
