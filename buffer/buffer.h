@@ -468,15 +468,31 @@ class Buffer {
   // the headers before it sums the payload of a frame the NIC wrote to
   // memory: the payload's lines then arrive while the headers are decoded,
   // not one dependent miss after the other. O(views + max_bytes / 64).
+  //
+  // One hint per line from the line that holds a view's first byte to the
+  // one that holds its last (or the last of the `max_bytes`): the loop
+  // steps a line address, 4 instructions per line instead of 5. (It
+  // stepped from the view's first byte 64 bytes at a time, which left the
+  // view's last line without a hint whenever its last byte lay at a lower
+  // offset in that line than its first byte in its own.) On a ring of
+  // frames beyond every cache (tcpip_benchmark, BM_ReceiveBurst/none/
+  // front:1/frames:32768, alternating processes), 93-101 ns per frame
+  // against 100-116 before; two lines per turn of the loop (3 instructions
+  // per line) 100-107, four lines per turn (2 per line) 131-138, though
+  // the latter 1-2 ns faster within L2.
   void Prefetch(size_t max_bytes) const {
     for (const View& v : views_) {
       const size_t n = v.size() < max_bytes ? v.size() : max_bytes;
-      const uint8_t* const p = v.data();
-      for (size_t i = 0; i < n; i += 64) {
-        __builtin_prefetch(p + i);
+      // Addresses as integers: the first byte's line may start before the
+      // view, and it is that line that is hinted, so that the last byte's
+      // line is reached even when the view does not start on a line.
+      const uintptr_t end = reinterpret_cast<uintptr_t>(v.data()) + n;
+      uintptr_t q = reinterpret_cast<uintptr_t>(v.data()) & ~uintptr_t{63};
+      for (; q < end; q += 64) {
+        __builtin_prefetch(reinterpret_cast<const void*>(q));
         // GCC 12 deleted the whole loop, a loop of hints being free of
         // side effects to it; this empty statement it must keep.
-        __asm__ volatile("" : : "r"(p + i));
+        __asm__ volatile("" : : "r"(q));
       }
       max_bytes -= n;
       if (max_bytes == 0) return;
