@@ -460,10 +460,8 @@ struct Wide {
     t5 = Load(p + 320);
     t6 = Load(p + 384);
   } else {
+    // 0..6 whole vectors (7 took the branch above).
     switch (whole) {
-      case 7:
-        t6 = Load(p + 384);
-        [[fallthrough]];
       case 6:
         t5 = Load(p + 320);
         [[fallthrough]];
