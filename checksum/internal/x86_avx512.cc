@@ -315,7 +315,12 @@ struct Wide {
 // least 0, summing to less than 2^52, zero only if T is.
 //
 // `extra` (below 2^34) is added to the result off the chain: the result is
-// then below 2^53.
+// then below 2^53. (Measured and not kept: the carries that A dropped
+// read from G directly, k = (G - (A >> 51) + 4096) >> 13 since |d| <
+// 3840 * 2^51, and T == A's two 32-bit halves + k: a subtract, a shift and
+// an add after G's horizontal sum instead of five operations. 4 and 16 KiB
+// 1.5-3% faster, but 2048 B 1-2% slower: 5.95 -> 6.05, 5.71 -> 5.76, 5.69
+// -> 5.79 ns, three runs of alternating processes.)
 [[gnu::always_inline]] inline uint64_t ReduceShortChain(const Wide& w,
                                                         uint64_t extra) {
   const U64x2 a2 = HalveTwice(_mm512_add_epi64(w.a, w.b));
@@ -648,11 +653,18 @@ uint64_t SumAligned(const uint8_t* base, size_t off, size_t len) {
 // (BM_ReadBaseline512 3.96 / 3.94), 1500 B 5.17 -> 5.03, and
 // checksum_benchmark 1400 to 1536 B 3-5% faster but 512 B 3.12-3.23 ->
 // 3.36-3.46 ns; with the order kept, 512 B, 1500 B and 2048 B as before
-// (3.24, 5.37, 5.90 against 3.23, 5.36, 5.88 ns). At 2048 B the loop's 17
-// vector operations per block, 4.25 cycles on four vector pipes against 4
-// for its eight loads, seem to bound the call more than the instructions
-// around it: from 2 to 4 KiB a block costs about 1.05 ns, the read
-// baseline's 0.97.)
+// (3.24, 5.37, 5.90 against 3.23, 5.36, 5.88 ns). Nor is the vector
+// work the bound it seems: with G's tree taken out of the loop (a wrong
+// sum, a probe), 27 of 2048 B's 78 vector operations, 2048 B ran 5.96 ->
+// 5.33 ns and 4 KiB 9.73 -> 8.93, about 0.1 ns per block for its 9. The
+// first vector's mask: where it was a constant (kxnorq; right only for
+// the benchmark's aligned input, a probe) 2048 B ran 0.2-0.3 ns faster
+// (5.78-5.96 -> 5.56-5.67, three runs; 1500 B and 4 KiB within 0.1), but
+// no correct form kept that (each on top of ReduceShortChain's note and
+// against it): the mask loaded from a table by kmovq 5.75 against 5.82,
+// from a table of bytes by vpmovb2m 5.83, the head vector added after the
+// last block (its mask off the chain of adds) 5.88 against 5.76, a branch
+// to a plain load where off is 0 5.72 against 5.79 (5.69 with neither).)
 [[gnu::always_inline]] inline uint16_t SumLong(const uint8_t* data, size_t len,
                                                uint16_t initial) {
   const size_t off = BaseOffset(data);
