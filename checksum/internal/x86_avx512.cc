@@ -664,7 +664,11 @@ uint64_t SumAligned(const uint8_t* base, size_t off, size_t len) {
 // against it): the mask loaded from a table by kmovq 5.75 against 5.82,
 // from a table of bytes by vpmovb2m 5.83, the head vector added after the
 // last block (its mask off the chain of adds) 5.88 against 5.76, a branch
-// to a plain load where off is 0 5.72 against 5.79 (5.69 with neither).)
+// to a plain load where off is 0 5.72 against 5.79 (5.69 with neither).
+// Built with functions and loops at 64-byte boundaries, the probe 5.57 and
+// 5.68 against 5.73 and 5.82 before, the branch 5.75 and 5.79 with a plain
+// load behind it, 5.84 with the probe's constant-masked load: what the
+// probe saves is lost to the branch on off, whatever the load.)
 [[gnu::always_inline]] inline uint16_t SumLong(const uint8_t* data, size_t len,
                                                uint16_t initial) {
   const size_t off = BaseOffset(data);
