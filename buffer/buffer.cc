@@ -513,4 +513,9 @@ PoolStats GetPoolStats() {
 
 void ReleaseCachedChunks() { internal::DrainPool(); }
 
+void ReservePoolChunks(size_t bytes, size_t count) {
+  const int c = internal::SizeClassFor(bytes);
+  if (c >= 0) internal::ReservePool(c, count);
+}
+
 }  // namespace ipsum::buffer

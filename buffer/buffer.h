@@ -567,6 +567,19 @@ PoolStats GetPoolStats();
 // and tests). Other threads' small caches are emptied when they exit.
 void ReleaseCachedChunks();
 
+// ReservePoolChunks makes the pool keep up to `count` released chunks of
+// the size class that holds `bytes` bytes, where by default it keeps about
+// 1 MiB of a class and at most 512 chunks: past that bound a released chunk
+// goes back to the allocator (operator delete), and the next one of its
+// class comes from the allocator again. It never lowers the bound, allocates
+// nothing, and ignores sizes above 64 KiB, which are not pooled;
+// ReleaseCachedChunks still empties the lists. For a driver that sizes its
+// buffers to its ring, as DPDK's mempools are sized: behind a
+// header-splitting NIC each frame's headers arrive in a chunk of their own,
+// and one receive pass over a ring of N frames releases N such chunks
+// before the driver refills the ring. Control path: takes the class's lock.
+void ReservePoolChunks(size_t bytes, size_t count);
+
 }  // namespace ipsum::buffer
 
 #endif  // IPSUM_BUFFER_BUFFER_H_

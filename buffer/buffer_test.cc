@@ -663,6 +663,34 @@ TEST(PoolTest, ThreadCacheSpillsPastItsLimitAndRefillsAfterDrain) {
   EXPECT_EQ(GetPoolStats().live, before.live);
 }
 
+TEST(PoolTest, ReservedClassKeepsEveryReleasedChunk) {
+  // Four times a class's default bound of chunks go back at once and all
+  // stay cached, so that taking as many again allocates nothing. A class
+  // no other test uses: the bound stays raised for the process.
+  constexpr size_t kBytes = 200;
+  const size_t count =
+      4 * internal::FreeListLimit(internal::SizeClassFor(kBytes));
+  ReservePoolChunks(kBytes, count);
+  ReservePoolChunks(kBytes, 1);  // Never lowers the bound.
+  ReservePoolChunks(internal::kLargestClass + 1, count);  // Not pooled.
+  const PoolStats before = GetPoolStats();
+  {
+    std::vector<View> views;
+    for (size_t i = 0; i < count; ++i) views.push_back(View::Allocate(kBytes));
+  }
+  const PoolStats released = GetPoolStats();
+  EXPECT_EQ(released.live, before.live);
+  EXPECT_EQ(released.freed, before.freed);
+  EXPECT_GE(released.cached, count);
+  {
+    std::vector<View> views;
+    for (size_t i = 0; i < count; ++i) views.push_back(View::Allocate(kBytes));
+    EXPECT_EQ(GetPoolStats().allocated, released.allocated);
+  }
+  ReleaseCachedChunks();
+  EXPECT_EQ(GetPoolStats().cached, 0u);
+}
+
 TEST(SizeClassTest, PowerOfTwoClasses) {
   EXPECT_EQ(internal::SizeClassFor(0), 0);
   EXPECT_EQ(internal::SizeClassFor(64), 0);

@@ -31,7 +31,8 @@
 namespace ipsum::buffer::internal {
 
 // FreeListLimit caps each global class at about 1 MiB of cached bytes, at
-// least 8 chunks and at most 512.
+// least 8 chunks and at most 512, by default: ReservePool raises a class's
+// bound for a driver that sizes its buffers to its ring.
 size_t FreeListLimit(int c) {
   size_t n = (size_t{1} << 20) / (kSmallestClass << c);
   return std::clamp<size_t>(n, 8, 512);
@@ -93,6 +94,19 @@ class Pool {
   static Pool& Get() {
     static Pool* const pool = new Pool();  // Never destroyed; see above.
     return *pool;
+  }
+
+  Pool() {
+    for (int c = 0; c < kNumSizeClasses; ++c) {
+      classes_[c].limit = FreeListLimit(c);
+    }
+  }
+
+  // Reserve raises class `c`'s bound to `count` chunks; never lowers it.
+  void Reserve(int c, size_t count) {
+    Class& cls = classes_[c];
+    std::lock_guard<std::mutex> lock(cls.mu);
+    cls.limit = std::max(cls.limit, count);
   }
 
   // PushCached adds `chunk` to class `c`'s list in `tc`, an active cache
@@ -158,7 +172,7 @@ class Pool {
       Class& cls = classes_[c];
       std::lock_guard<std::mutex> lock(cls.mu);
       ++cls.counters.given;
-      extra = PushLocked(cls, c, chunk);
+      extra = PushLocked(cls, chunk);
     }
     if (extra != nullptr) Free(extra);
   }
@@ -246,6 +260,7 @@ class Pool {
     std::mutex mu;
     Chunk* head = nullptr;
     size_t cached = 0;  // Length of the list at `head`.
+    size_t limit = 0;   // Most chunks the list keeps: FreeListLimit or more.
     Counters counters;
   };
 
@@ -279,8 +294,8 @@ class Pool {
 
   // PushLocked adds `chunk` to `cls` if it has room and returns null, or
   // returns the chunk for the caller to free (outside the lock).
-  static Chunk* PushLocked(Class& cls, int c, Chunk* chunk) {
-    if (cls.cached < FreeListLimit(c)) {
+  static Chunk* PushLocked(Class& cls, Chunk* chunk) {
+    if (cls.cached < cls.limit) {
       chunk->next_free_ = cls.head;
       cls.head = chunk;
       ++cls.cached;
@@ -308,14 +323,14 @@ class Pool {
     {
       Class& cls = classes_[c];
       std::lock_guard<std::mutex> lock(cls.mu);
-      if (cls.cached + n <= FreeListLimit(c)) {
+      if (cls.cached + n <= cls.limit) {
         last->next_free_ = cls.head;
         cls.head = first;
         cls.cached += n;
       } else {
         for (Chunk* chunk = first; chunk != nullptr;) {
           Chunk* const next = chunk->next_free_;
-          if (Chunk* extra = PushLocked(cls, c, chunk)) {
+          if (Chunk* extra = PushLocked(cls, chunk)) {
             extra->next_free_ = to_free;
             to_free = extra;
           }
@@ -402,5 +417,7 @@ void Chunk::Release(Chunk* chunk) {
 PoolCounters ReadPoolCounters() { return Pool::Get().Read(); }
 
 void DrainPool() { Pool::Get().Drain(); }
+
+void ReservePool(int c, size_t count) { Pool::Get().Reserve(c, count); }
 
 }  // namespace ipsum::buffer::internal

@@ -126,8 +126,13 @@ PoolCounters ReadPoolCounters();
 // thread's cache to the allocator (other threads' caches are theirs).
 void DrainPool();
 
-// FreeListLimit returns the most chunks size class `c` keeps cached.
+// FreeListLimit returns the most chunks size class `c` keeps cached, unless
+// ReservePool raised that bound.
 size_t FreeListLimit(int c);
+
+// ReservePool raises to `count` the most chunks size class `c` keeps cached
+// in the global pool (never lowers it); see buffer::ReservePoolChunks.
+void ReservePool(int c, size_t count);
 
 }  // namespace ipsum::buffer::internal
 
