@@ -337,16 +337,18 @@ struct Wide {
 // the eight loads into t0..t7, their stores to %[d], and the two trees of
 // adds (A and B take the words, G the averages' top words; see the top of
 // this file). Operands: p, d, a, b, g, t0..t7, r0..r3.
-#define IPSUM_AVX512_LOAD_BLOCK_AT(P) \
-  "vmovdqu64 (%[" P "]), %[t0]\n\t"    \
-  "vmovdqu64 64(%[" P "]), %[t1]\n\t"  \
-  "vmovdqu64 128(%[" P "]), %[t2]\n\t" \
-  "vmovdqu64 192(%[" P "]), %[t3]\n\t" \
-  "vmovdqu64 256(%[" P "]), %[t4]\n\t" \
-  "vmovdqu64 320(%[" P "]), %[t5]\n\t" \
-  "vmovdqu64 384(%[" P "]), %[t6]\n\t" \
-  "vmovdqu64 448(%[" P "]), %[t7]\n\t"
-#define IPSUM_AVX512_LOAD_BLOCK IPSUM_AVX512_LOAD_BLOCK_AT("p")
+// IPSUM_AVX512_LOAD_BLOCK_AT(A) loads the block at the address operand A,
+// an assembly text such as "(%[p])" or "(%[q],%[stride])".
+#define IPSUM_AVX512_LOAD_BLOCK_AT(A) \
+  "vmovdqu64 " A ", %[t0]\n\t"        \
+  "vmovdqu64 64" A ", %[t1]\n\t"      \
+  "vmovdqu64 128" A ", %[t2]\n\t"     \
+  "vmovdqu64 192" A ", %[t3]\n\t"     \
+  "vmovdqu64 256" A ", %[t4]\n\t"     \
+  "vmovdqu64 320" A ", %[t5]\n\t"     \
+  "vmovdqu64 384" A ", %[t6]\n\t"     \
+  "vmovdqu64 448" A ", %[t7]\n\t"
+#define IPSUM_AVX512_LOAD_BLOCK IPSUM_AVX512_LOAD_BLOCK_AT("(%[p])")
 
 #define IPSUM_AVX512_STORE_BLOCK   \
   "vmovdqa64 %[t0], (%[d])\n\t"    \
@@ -730,33 +732,40 @@ uint64_t SumAligned(const uint8_t* base, size_t off, size_t len) {
       : "cc", "memory");
 }
 
-// CopyAddBlocksSumBehind is CopyAddBlocks with, after each block, kBehind
-// more blocks at q added to `w` (q advances kBehind blocks per block
-// copied): the sum of bytes that `rep movsb` has just copied, still in L1,
-// in the loop whose loads and stores wait on L2.
-template <int kBehind>
-[[gnu::always_inline]] inline void CopyAddBlocksSumBehind(
-    uint8_t*& d, const uint8_t*& s, const uint8_t*& q, size_t blocks,
-    Wide& w) {
+// CopyAddBlocksSumStreams is CopyAddBlocks with, after each block, four
+// more blocks added to `w`, one from each of four runs of `blocks` blocks
+// that follow each other from q: the i-th copied block is followed by the
+// i-th block of every run (q + i * kBlock + k * blocks * kBlock, k = 0..3).
+// The runs are bytes that `rep movsb` has just copied, still in L1, summed
+// in the loop whose loads and stores wait on L2. Advances d and s past the
+// copied blocks; the caller steps q past the 4 * blocks summed ones.
+[[gnu::always_inline]] inline void CopyAddBlocksSumStreams(
+    uint8_t*& d, const uint8_t*& s, const uint8_t* q, size_t blocks, Wide& w) {
   const uint8_t* const end = s + blocks * kBlock;
+  const size_t stride = blocks * kBlock;
+  const uint8_t* q2 = q + 2 * stride;
   __m512i t0, t1, t2, t3, t4, t5, t6, t7, r0, r1, r2, r3;
   __asm__(
       "1:\n\t" IPSUM_AVX512_LOAD_BLOCK IPSUM_AVX512_STORE_BLOCK
           IPSUM_AVX512_ADD_BLOCK
-      ".rept %c[behind]\n\t" IPSUM_AVX512_LOAD_BLOCK_AT("q")
-          IPSUM_AVX512_ADD_BLOCK
+      IPSUM_AVX512_LOAD_BLOCK_AT("(%[q])") IPSUM_AVX512_ADD_BLOCK
+      IPSUM_AVX512_LOAD_BLOCK_AT("(%[q],%[stride])") IPSUM_AVX512_ADD_BLOCK
+      IPSUM_AVX512_LOAD_BLOCK_AT("(%[q2])") IPSUM_AVX512_ADD_BLOCK
+      IPSUM_AVX512_LOAD_BLOCK_AT("(%[q2],%[stride])") IPSUM_AVX512_ADD_BLOCK
       "addq $512, %[q]\n\t"
-      ".endr\n\t"
+      "addq $512, %[q2]\n\t"
       "addq $512, %[p]\n\t"
       "addq $512, %[d]\n\t"
       "cmpq %[end], %[p]\n\t"
       "jb 1b\n\t"
-      : [p] "+r"(s), [d] "+r"(d), [q] "+r"(q), [a] "+v"(w.a), [b] "+v"(w.b),
-        [g] "+v"(w.g), [t0] "=&v"(t0), [t1] "=&v"(t1), [t2] "=&v"(t2),
-        [t3] "=&v"(t3), [t4] "=&v"(t4), [t5] "=&v"(t5), [t6] "=&v"(t6),
-        [t7] "=&v"(t7), [r0] "=&v"(r0), [r1] "=&v"(r1), [r2] "=&v"(r2),
-        [r3] "=&v"(r3)
-      : [end] "r"(end), [behind] "i"(kBehind)
+      : [p] "+r"(s), [d] "+r"(d), [q] "+r"(q), [q2] "+r"(q2), [a] "+v"(w.a),
+        [b] "+v"(w.b), [g] "+v"(w.g), [t0] "=&v"(t0), [t1] "=&v"(t1),
+        [t2] "=&v"(t2), [t3] "=&v"(t3), [t4] "=&v"(t4), [t5] "=&v"(t5),
+        [t6] "=&v"(t6), [t7] "=&v"(t7), [r0] "=&v"(r0), [r1] "=&v"(r1),
+        [r2] "=&v"(r2), [r3] "=&v"(r3)
+      : [end] "r"(end), [stride] "r"(stride)
+      // The loop reads blocks * 512 bytes at s and 4 * blocks * 512 at q,
+      // and writes blocks * 512 bytes at d.
       : "cc", "memory");
 }
 
@@ -923,9 +932,10 @@ uint64_t CopyChunked(uint8_t* dst, const uint8_t* src, size_t len) {
 
 // kMixBehind, kMixFused: CopyInterleaved's steps, kMixStep blocks each:
 // `rep movsb` of kMixBehind * kMixFused blocks, then kMixFused blocks by the
-// fused loop, which also sums kMixBehind of the moved blocks per block it
-// copies. Measured on Zen 5 at 48, 64 and 96 KiB against memcpy (scratch
-// harness, same runs, 3:1 to 7:1 and 4 to 24 fused blocks): 4:1 with 12
+// fused loop, which also sums kMixBehind (four: CopyAddBlocksSumStreams) of
+// the moved blocks per block it copies. Measured on Zen 5 at 48, 64 and 96
+// KiB against memcpy (scratch harness, same runs, 3:1 to 7:1 and 4 to 24
+// fused blocks, the moved blocks summed in order): 4:1 with 12
 // fused blocks (a step of 30 KiB) was best or within 0.02x of it
 // throughout; 3:1 with 8 fused blocks ran 1.28x at 64 KiB, 2:1 with 16
 // 1.27x, 3:1 with 24 1.39x.
@@ -943,7 +953,7 @@ static_assert(kMixStep + 2 <= kMaxBlocks);
 // go in steps of kMixStep blocks (fewer in the last step, a fifth of them
 // fused). A step copies its first blocks with `rep movsb`, which writes
 // the destination's lines without reading them from L2 first, and the
-// rest with the fused loop (CopyAddBlocksSumBehind), whose loads and
+// rest with the fused loop (CopyAddBlocksSumStreams), whose loads and
 // stores wait on L2 (the stores read each line in first), and which sums
 // the blocks just moved, still in L1, in that wait. Measured on Zen 5
 // against memcpy, same runs (scratch harness): CopyChunked's `rep movsb`
@@ -955,6 +965,32 @@ static_assert(kMixStep + 2 <= kMaxBlocks);
 // sum it would hide: 64 KiB in chunks of 1 KiB 1.43x memcpy with no sum,
 // of 4 KiB 1.24x; `clzero` of the destination lines before the fused
 // loop's stores, so that they are not read in: 127x, it writes to DRAM.)
+// The four moved blocks summed per copied block are the i-th blocks of four
+// runs (CopyAddBlocksSumStreams), not four consecutive ones. Consecutive,
+// the sum's loads crossed each 4 KiB four times as fast as the stores, and
+// the copy's time depended on the distance from source to destination
+// modulo 4 KiB (apparently loads meeting the low address bits of stores
+// still waiting for their lines; scratch harness, 64 KiB: 1.21-1.24x
+// memcpy at 64 to 256 bytes, 1.17-1.19x from 512 on); with the runs the
+// loads keep a fixed distance from the stores: 1.17-1.20x at every
+// distance. checksum_benchmark, seven alternating processes each: 65536
+// bytes 1.20-1.25x, median 1.23, -> 1.18-1.22x, median 1.20 (faster in
+// every pair); 65535 1.18-1.25x, median 1.22, -> 1.18-1.20x, median 1.20.
+// At 48 KiB, copied again from the same buffers, mostly 1.17-1.22x ->
+// 1.21-1.26x (presumably fewer of the source's lines left in L1 for the
+// next copy); from three buffer pairs in turn 1.16-1.25x -> 1.15-1.24x.
+// (Also measured at 64
+// KiB and not kept, against 1.22x: the runs' start rotated by the 4 KiB
+// distance, no better than unrotated; prefetchw of the fused stores' lines
+// 1 or 2 KiB ahead 1.24-1.25x; prefetcht0 of its source 1 or 2 KiB ahead
+// no change, 3 KiB 1.26x; the steps balanced, two of 63-64 blocks or
+// three of 42-43, 1.24x; the last short step merged into the one before,
+// or copied all by the fused loop, no change; the loop aligned to 64
+// bytes, no change. Where the time goes, at 64 KiB: the same steps with
+// `rep movsb` for the fused blocks too, no sum, 1.07x; with the fused
+// blocks but no sums behind them 1.16x: the fused loop's stores read
+// their lines from L2 and write them back, three transfers per line where
+// `rep movsb` has two.)
 uint64_t CopyInterleaved(uint8_t* base, const uint8_t* src, size_t off,
                          size_t len) {
   const __mmask64 head = ~uint64_t{0} << off;
@@ -977,7 +1013,10 @@ uint64_t CopyInterleaved(uint8_t* base, const uint8_t* src, size_t off,
     const uint8_t* q = s;
     d += moved * kBlock;
     s += moved * kBlock;
-    if (fused != 0) CopyAddBlocksSumBehind<kMixBehind>(d, s, q, fused, w);
+    if (fused != 0) {
+      CopyAddBlocksSumStreams(d, s, q, fused, w);
+      q += kMixBehind * fused * kBlock;
+    }
     const size_t rest = moved - kMixBehind * fused;
     if (rest != 0) AddBlocks(q, rest, w);
     blocks -= moved + fused;
