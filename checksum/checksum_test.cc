@@ -473,18 +473,19 @@ TEST_P(ImplementationTest, CopySumAroundLongCopyBoundaries) {
   // (x86_avx512: up to L - 512, then all; x86_avx2: up to L - 1024, then
   // none), in chunks of 16 KiB (their number changes at L / 2 + 8448 and
   // every 8 KiB after); x86_avx512's CopySum enters its long path at
-  // 16.5 KiB, and from L - 512 on copies 512 bytes, then steps of 30 KiB
-  // (the last one shorter, a fifth of its blocks fused: none below 5),
-  // then the tail: with L = 48 KiB two steps from 61952 bytes (62976: two
-  // steps and a last of 2 blocks, none fused), three from 92672.
+  // 16.5 KiB, and from L - 512 on copies 512 bytes, then steps of 36 KiB
+  // (the last one shorter, a sixth of its blocks fused: none below 6),
+  // then the tail: with L = 48 KiB two steps, three from 74752 bytes
+  // (75264: two steps and a last of 2 blocks, none fused; 77312: a last of
+  // 6 blocks, one fused).
   // x86_avx2's loop reduces every 64 KiB. Each at odd and even offsets of
   // source and destination, random and carry-heavy bytes.
   constexpr size_t kBoundaries[] = {
       16384, 16896, 24576, 24832, 25088, 25600, 31744, 32256, 32768,
-      33024, 48128, 48640, 49152, 49664, 61952, 62976, 65536, 92672};
+      33024, 48128, 48640, 49152, 49664, 65536, 74752, 75264, 77312};
   constexpr std::pair<size_t, size_t> kOffsetPairs[] = {
       {0, 0}, {1, 0}, {0, 1}, {3, 62}, {63, 17}};
-  constexpr size_t kMax = 92672 + 65;
+  constexpr size_t kMax = 77312 + 65;
   std::mt19937_64 rng(795);
   Buffer src(kMax + kOffsets);
   Buffer dst(kMax + kOffsets);

@@ -732,39 +732,40 @@ uint64_t SumAligned(const uint8_t* base, size_t off, size_t len) {
       : "cc", "memory");
 }
 
-// CopyAddBlocksSumStreams is CopyAddBlocks with, after each block, four
-// more blocks added to `w`, one from each of four runs of `blocks` blocks
+// CopyAddBlocksSumStreams is CopyAddBlocks with, after each block, five
+// more blocks added to `w`, one from each of five runs of `blocks` blocks
 // that follow each other from q: the i-th copied block is followed by the
-// i-th block of every run (q + i * kBlock + k * blocks * kBlock, k = 0..3).
+// i-th block of every run (q + i * kBlock + k * blocks * kBlock, k = 0..4).
 // The runs are bytes that `rep movsb` has just copied, still in L1, summed
 // in the loop whose loads and stores wait on L2. Advances d and s past the
-// copied blocks; the caller steps q past the 4 * blocks summed ones.
+// copied blocks; the caller steps q past the 5 * blocks summed ones.
 [[gnu::always_inline]] inline void CopyAddBlocksSumStreams(
     uint8_t*& d, const uint8_t*& s, const uint8_t* q, size_t blocks, Wide& w) {
   const uint8_t* const end = s + blocks * kBlock;
   const size_t stride = blocks * kBlock;
-  const uint8_t* q2 = q + 2 * stride;
+  const uint8_t* q3 = q + 3 * stride;
   __m512i t0, t1, t2, t3, t4, t5, t6, t7, r0, r1, r2, r3;
   __asm__(
       "1:\n\t" IPSUM_AVX512_LOAD_BLOCK IPSUM_AVX512_STORE_BLOCK
           IPSUM_AVX512_ADD_BLOCK
       IPSUM_AVX512_LOAD_BLOCK_AT("(%[q])") IPSUM_AVX512_ADD_BLOCK
       IPSUM_AVX512_LOAD_BLOCK_AT("(%[q],%[stride])") IPSUM_AVX512_ADD_BLOCK
-      IPSUM_AVX512_LOAD_BLOCK_AT("(%[q2])") IPSUM_AVX512_ADD_BLOCK
-      IPSUM_AVX512_LOAD_BLOCK_AT("(%[q2],%[stride])") IPSUM_AVX512_ADD_BLOCK
+      IPSUM_AVX512_LOAD_BLOCK_AT("(%[q],%[stride],2)") IPSUM_AVX512_ADD_BLOCK
+      IPSUM_AVX512_LOAD_BLOCK_AT("(%[q3])") IPSUM_AVX512_ADD_BLOCK
+      IPSUM_AVX512_LOAD_BLOCK_AT("(%[q],%[stride],4)") IPSUM_AVX512_ADD_BLOCK
       "addq $512, %[q]\n\t"
-      "addq $512, %[q2]\n\t"
+      "addq $512, %[q3]\n\t"
       "addq $512, %[p]\n\t"
       "addq $512, %[d]\n\t"
       "cmpq %[end], %[p]\n\t"
       "jb 1b\n\t"
-      : [p] "+r"(s), [d] "+r"(d), [q] "+r"(q), [q2] "+r"(q2), [a] "+v"(w.a),
+      : [p] "+r"(s), [d] "+r"(d), [q] "+r"(q), [q3] "+r"(q3), [a] "+v"(w.a),
         [b] "+v"(w.b), [g] "+v"(w.g), [t0] "=&v"(t0), [t1] "=&v"(t1),
         [t2] "=&v"(t2), [t3] "=&v"(t3), [t4] "=&v"(t4), [t5] "=&v"(t5),
         [t6] "=&v"(t6), [t7] "=&v"(t7), [r0] "=&v"(r0), [r1] "=&v"(r1),
         [r2] "=&v"(r2), [r3] "=&v"(r3)
       : [end] "r"(end), [stride] "r"(stride)
-      // The loop reads blocks * 512 bytes at s and 4 * blocks * 512 at q,
+      // The loop reads blocks * 512 bytes at s and 5 * blocks * 512 at q,
       // and writes blocks * 512 bytes at d.
       : "cc", "memory");
 }
@@ -932,16 +933,18 @@ uint64_t CopyChunked(uint8_t* dst, const uint8_t* src, size_t len) {
 
 // kMixBehind, kMixFused: CopyInterleaved's steps, kMixStep blocks each:
 // `rep movsb` of kMixBehind * kMixFused blocks, then kMixFused blocks by the
-// fused loop, which also sums kMixBehind (four: CopyAddBlocksSumStreams) of
-// the moved blocks per block it copies. Measured on Zen 5 at 48, 64 and 96
-// KiB against memcpy (scratch harness, same runs, 3:1 to 7:1 and 4 to 24
-// fused blocks, the moved blocks summed in order): 4:1 with 12
-// fused blocks (a step of 30 KiB) was best or within 0.02x of it
-// throughout; 3:1 with 8 fused blocks ran 1.28x at 64 KiB, 2:1 with 16
-// 1.27x, 3:1 with 24 1.39x.
-constexpr int kMixBehind = 4;
+// fused loop, which also sums kMixBehind (five: CopyAddBlocksSumStreams) of
+// the moved blocks per block it copies: 5:1 with 12 fused blocks, a step of
+// 36 KiB. With the moved blocks summed in order (four consecutive ones per
+// copied block), 4:1 with 12 had been best, 3:1 to 7:1 and 4 to 24 fused
+// blocks measured (5:1 with 12 1.27x at 64 KiB, 3:1 with 8 1.28x); with
+// the runs of CopyAddBlocksSumStreams, scratch harness, same runs, 64 KiB:
+// 4:1 with 12 1.19-1.20x, 5:1 with 12 1.14-1.15x, 5:1 with 8, 10 or 14
+// 1.16-1.18x, 6:1 with 8 or 10 1.16-1.22x, 3:1 with 12 or 16 1.19-1.24x.
+constexpr int kMixBehind = 5;
 constexpr size_t kMixFused = 12;
 constexpr size_t kMixStep = kMixFused * (kMixBehind + 1);
+static_assert(kMixBehind == 5, "CopyAddBlocksSumStreams sums five runs");
 // A step's blocks, the first block and the tail's fit one Wide.
 static_assert(kMixStep + 2 <= kMaxBlocks);
 
@@ -950,7 +953,7 @@ static_assert(kMixStep + 2 <= kMaxBlocks);
 // accumulator of the bytes, positions counted from base, below 2^53: for
 // copies that do not fit L1 with their source. The first block and the
 // tail are CopyMedium's (masked head and tail); the whole blocks between
-// go in steps of kMixStep blocks (fewer in the last step, a fifth of them
+// go in steps of kMixStep blocks (fewer in the last step, a sixth of them
 // fused). A step copies its first blocks with `rep movsb`, which writes
 // the destination's lines without reading them from L2 first, and the
 // rest with the fused loop (CopyAddBlocksSumStreams), whose loads and
@@ -965,32 +968,32 @@ static_assert(kMixStep + 2 <= kMaxBlocks);
 // sum it would hide: 64 KiB in chunks of 1 KiB 1.43x memcpy with no sum,
 // of 4 KiB 1.24x; `clzero` of the destination lines before the fused
 // loop's stores, so that they are not read in: 127x, it writes to DRAM.)
-// The four moved blocks summed per copied block are the i-th blocks of four
-// runs (CopyAddBlocksSumStreams), not four consecutive ones. Consecutive,
-// the sum's loads crossed each 4 KiB four times as fast as the stores, and
-// the copy's time depended on the distance from source to destination
-// modulo 4 KiB (apparently loads meeting the low address bits of stores
-// still waiting for their lines; scratch harness, 64 KiB: 1.21-1.24x
-// memcpy at 64 to 256 bytes, 1.17-1.19x from 512 on); with the runs the
-// loads keep a fixed distance from the stores: 1.17-1.20x at every
-// distance. checksum_benchmark, seven alternating processes each: 65536
-// bytes 1.20-1.25x, median 1.23, -> 1.18-1.22x, median 1.20 (faster in
-// every pair); 65535 1.18-1.25x, median 1.22, -> 1.18-1.20x, median 1.20.
-// At 48 KiB, copied again from the same buffers, mostly 1.17-1.22x ->
-// 1.21-1.26x (presumably fewer of the source's lines left in L1 for the
-// next copy); from three buffer pairs in turn 1.16-1.25x -> 1.15-1.24x.
-// (Also measured at 64
-// KiB and not kept, against 1.22x: the runs' start rotated by the 4 KiB
-// distance, no better than unrotated; prefetchw of the fused stores' lines
-// 1 or 2 KiB ahead 1.24-1.25x; prefetcht0 of its source 1 or 2 KiB ahead
-// no change, 3 KiB 1.26x; the steps balanced, two of 63-64 blocks or
-// three of 42-43, 1.24x; the last short step merged into the one before,
-// or copied all by the fused loop, no change; the loop aligned to 64
-// bytes, no change. Where the time goes, at 64 KiB: the same steps with
-// `rep movsb` for the fused blocks too, no sum, 1.07x; with the fused
-// blocks but no sums behind them 1.16x: the fused loop's stores read
-// their lines from L2 and write them back, three transfers per line where
-// `rep movsb` has two.)
+// The moved blocks summed per copied block are the i-th blocks of five
+// runs (CopyAddBlocksSumStreams), not consecutive ones. Consecutive, the
+// sum's loads crossed each 4 KiB four times as fast as the stores, and the
+// copy's time depended on the distance from source to destination modulo
+// 4 KiB (apparently loads meeting the low address bits of stores still
+// waiting for their lines; scratch harness, 4:1, 64 KiB: 1.21-1.24x
+// memcpy at 64 to 256 bytes, 1.17-1.19x from 512 on; as four runs
+// 1.17-1.20x at every distance). checksum_benchmark, this and the four consecutive
+// blocks alternated, five processes each: len:65536 1.21-1.23x, median
+// 1.22, -> 1.12-1.16x, median 1.15 (CopySum 628 -> 593 ns); len:65535
+// 1.18-1.23x, median 1.21, -> 1.12-1.19x, median 1.14; 32768 unchanged.
+// Scratch harness, same runs: 96 KiB 1.24x -> 1.19x, 128 KiB 1.27x ->
+// 1.21x; 48 KiB, copied again from the same buffers, 1.20-1.24x ->
+// 1.25-1.30x (presumably fewer of the source's lines left in L1 for the
+// next copy), from three buffer pairs in turn 1.19x -> 1.16x. (Also
+// measured at 64 KiB and not kept, against 1.22x with four consecutive
+// blocks: the runs' start rotated by the 4 KiB distance, no better than
+// unrotated; prefetchw of the fused stores' lines 1 or 2 KiB ahead
+// 1.24-1.25x; prefetcht0 of its source 1 or 2 KiB ahead no change, 3 KiB
+// 1.26x; the steps balanced, two of 63-64 blocks or three of 42-43, 1.24x;
+// the last short step merged into the one before, or copied all by the
+// fused loop, no change; the loop aligned to 64 bytes, no change. Where
+// the time went: the same steps with `rep movsb` for the fused blocks
+// too, no sum, 1.07x; with the fused blocks but no sums behind them
+// 1.16x: the fused loop's stores read their lines from L2 and write them
+// back, three transfers per line where `rep movsb` has two.)
 uint64_t CopyInterleaved(uint8_t* base, const uint8_t* src, size_t off,
                          size_t len) {
   const __mmask64 head = ~uint64_t{0} << off;
