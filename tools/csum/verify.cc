@@ -161,6 +161,15 @@ bool IPv6FinalDestination(const Datagram& d, header::IPv6Address& dst) {
   return true;
 }
 
+// ParseLinkPayload parses what an Ethernet or IP link type carries.
+ParsedPacket ParseLinkPayload(const LinkDecode& link,
+                              std::span<const uint8_t> frame) {
+  if (link.payload == LinkPayload::kEthernet) {
+    return tcpip::ParseEthernet(frame);
+  }
+  return tcpip::ParseIP(frame.subspan(link.offset));
+}
+
 void Add(FrameCheck& out, const FieldCheck& f) {
   out.fields[out.field_count++] = f;
 }
@@ -293,8 +302,7 @@ std::string_view VerdictName(Verdict verdict) {
 
 FrameCheck CheckFrame(uint32_t linktype, std::span<const uint8_t> frame) {
   FrameCheck out;
-  LinkDecode link = DecodeLink(linktype, frame);
-  ParsedPacket parsed;
+  const LinkDecode link = DecodeLink(linktype, frame);
   switch (link.payload) {
     case LinkPayload::kUnsupported:
       out.kind = FrameKind::kUnsupportedLink;
@@ -307,12 +315,12 @@ FrameCheck CheckFrame(uint32_t linktype, std::span<const uint8_t> frame) {
       out.kind = FrameKind::kNotIP;
       return out;
     case LinkPayload::kEthernet:
-      parsed = tcpip::ParseEthernet(frame);
-      break;
     case LinkPayload::kIP:
-      parsed = tcpip::ParseIP(frame.subspan(link.offset));
       break;
   }
+  // Built in place by the parse (no default-constructed packet assigned
+  // over afterwards).
+  const ParsedPacket parsed = ParseLinkPayload(link, frame);
   if (parsed.network == NetworkProtocol::kNone) {
     if (parsed.ok()) {
       out.kind = FrameKind::kNotIP;
