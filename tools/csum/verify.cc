@@ -77,12 +77,24 @@ FieldCheck StartField(const Datagram& d, Layer layer, size_t field) {
 // `start`) read as zero, and sets the verdict. The range must be captured.
 void Judge(const Datagram& d, size_t start, size_t end, uint16_t pseudo_sum,
            bool udp, FieldCheck& f) {
-  const size_t field = f.offset;
-  uint16_t sum =
-      checksum::Checksum(d.frame.subspan(start, field - start), pseudo_sum);
-  // The bytes after the field start at an even offset of the range, so the
-  // running sum carries straight on.
-  sum = checksum::Checksum(d.frame.subspan(field + 2, end - field - 2), sum);
+  // One pass over the range, field included, then the field taken back out
+  // by adding its complement (RFC 1624 section 3). That is the sum with the
+  // field read as zero, except where one's-complement arithmetic has two
+  // zeros: there it always comes out 0xffff (Combine gives 0x0000 only for
+  // 0 + 0, and a range summing to 0x0000 holds a field of 0x0000), while the
+  // sum wanted is 0x0000 when the other bytes and `pseudo_sum` are all zero.
+  // So a 0xffff is summed again on either side of the field, which settles
+  // it (verify_test checks both zeros, stored and computed).
+  uint16_t sum = checksum::Combine(
+      checksum::Checksum(d.frame.subspan(start, end - start), pseudo_sum),
+      static_cast<uint16_t>(~f.stored));
+  if (sum == 0xffff) {
+    const size_t field = f.offset;
+    sum = checksum::Checksum(d.frame.subspan(start, field - start), pseudo_sum);
+    // The bytes after the field start at an even offset of the range, so
+    // the running sum carries straight on.
+    sum = checksum::Checksum(d.frame.subspan(field + 2, end - field - 2), sum);
+  }
   uint16_t computed = static_cast<uint16_t>(~sum);
   // RFC 768: "If the computed checksum is zero, it is transmitted as all
   // ones".

@@ -185,6 +185,51 @@ TEST(CheckFrame, StoredZeroWhereAllOnesIsComputedIsBad) {
   EXPECT_EQ(c.fields[1].verdict, Verdict::kGood);
 }
 
+TEST(CheckFrame, ComputedAndVerdictMatchTheReferenceForAnyStoredValue) {
+  // ICMPv4 (no pseudo-header) and the IPv4 header with random stored fields,
+  // including the residue where the sum has two zeros: ICMP data all zero
+  // (sum 0x0000) or made to sum to 0xffff, stored 0x0000 or 0xffff.
+  std::mt19937 rng(1071);
+  for (int i = 0; i < 4000; ++i) {
+    Bytes icmp(8 + rng() % 64);
+    if (i % 4 != 0) {
+      for (uint8_t& b : icmp) b = static_cast<uint8_t>(rng());
+    }
+    Bytes pkt = IPv4(1, icmp, SIZE_MAX);
+    StoreBig16(pkt.data() + 22, 0);
+    if (i % 4 == 1) {
+      // A data word w becomes w + ~sum: the data then sums to 0xffff.
+      const uint16_t sum = checksum::Checksum(pkt.data() + 20, pkt.size() - 20);
+      StoreBig16(pkt.data() + 24,
+                 checksum::Combine(LoadBig16(pkt.data() + 24),
+                                   static_cast<uint16_t>(~sum)));
+    }
+    const uint16_t kStored[] = {0x0000, 0xffff, static_cast<uint16_t>(rng())};
+    const uint16_t stored = kStored[i % 3];
+    StoreBig16(pkt.data() + 22, stored);
+    const uint16_t header_stored = static_cast<uint16_t>(rng());
+    StoreBig16(pkt.data() + 10, header_stored);
+
+    FrameCheck c = CheckFrame(kRaw, pkt);
+    ASSERT_EQ(c.field_count, 2);
+    const uint16_t header_want = FieldValue(pkt, 0, 20, 10, 0);
+    EXPECT_EQ(c.fields[0].computed, header_want);
+    EXPECT_EQ(c.fields[0].verdict,
+              header_stored == header_want ||
+                      (header_want == 0 && header_stored == 0xffff)
+                  ? Verdict::kGood
+                  : Verdict::kBad);
+    const uint16_t want = FieldValue(pkt, 20, pkt.size(), 22, 0);
+    ASSERT_EQ(c.fields[1].layer, Layer::kICMPv4);
+    EXPECT_EQ(c.fields[1].computed, want) << "case " << i;
+    // See verify.h on negative zero.
+    EXPECT_EQ(c.fields[1].verdict,
+              stored == want || (want == 0 && stored == 0xffff) ? Verdict::kGood
+                                                                : Verdict::kBad)
+        << "case " << i;
+  }
+}
+
 TEST(CheckFrame, ZeroUdpChecksumIsNoneOverIPv4AndBadOverIPv6) {
   Bytes v4 = IPv4(17, Udp(10), 6);
   StoreBig16(v4.data() + 26, 0);
