@@ -182,8 +182,18 @@ class PacketBuffer {
     if (start_ == end_ && small && link != 0 && network != 0 &&
         transport != 0 && n <= kHeaderCapacity && data_.view_count() != 0 &&
         n <= data_.views()[0].size()) {
-      CopyHeaders(area_.data(), data_.views()[0].data(), n);
-      data_.TrimFront(n);
+      // A first view longer than the headers keeps its chunk and is trimmed
+      // before the copy, while GCC still knows what the checks above
+      // loaded (after the copy, whose stores may alias the view list,
+      // Buffer::TrimFront re-read and re-checked it); one that is all
+      // headers (a header-splitting NIC's buffer) is dropped after it, the
+      // drop releasing its chunk.
+      const buffer::View& first = data_.views()[0];
+      const uint8_t* const src = first.data();
+      const bool whole = n == first.size();
+      if (!whole) data_.TrimFront(n);
+      CopyHeaders(area_.data(), src, n);
+      if (whole) data_.TrimFront(n);
       const auto l = static_cast<uint16_t>(link);
       const auto ln = static_cast<uint16_t>(link + network);
       slots_[0] = {0, l};

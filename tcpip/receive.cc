@@ -75,21 +75,32 @@ bool TrimTail(PacketBuffer& pkt, size_t keep, Complete& c) {
   return data.Truncate(keep);
 }
 
+// IsAlignedTimestamps reports whether the TCP option area `area` is the
+// layout RFC 7323 Appendix A recommends and most stacks send on every
+// segment once timestamps are on: NOP NOP Timestamps, the values at bytes
+// 4 and 8.
+[[gnu::always_inline]] inline bool IsAlignedTimestamps(
+    std::span<const uint8_t> area) {
+  constexpr size_t kAlignedTimestampsSize = 12;
+  constexpr uint32_t kNop = 1;
+  constexpr uint32_t kTimestampsLength = 10;
+  // The four bytes compared at once (one load, not four).
+  constexpr uint32_t kLead = kNop << 24 | kNop << 16 |
+                             uint32_t{header::kTCPOptionTimestamps} << 8 |
+                             kTimestampsLength;
+  return area.size() == kAlignedTimestampsSize &&
+         LoadBig32(area.data()) == kLead;
+}
+
 // ParseOptions parses a TCP option area, `area`, into `options`
 // (default-constructed) and returns true, or returns false for a malformed
-// option list. The layout RFC 7323 Appendix A recommends and most stacks send
-// on every segment once timestamps are on, NOP NOP Timestamps, is read
-// directly; anything else goes through header::ParseTCPOptions. Both give the
-// same result for that layout.
+// option list. NOP NOP Timestamps (IsAlignedTimestamps) is read directly;
+// anything else goes through header::ParseTCPOptions. Both give the same
+// result for that layout.
 [[gnu::always_inline]] inline bool ParseOptions(std::span<const uint8_t> area,
                                                 header::TCPOptions& options) {
   if (area.empty()) return true;
-  constexpr size_t kAlignedTimestampsSize = 12;
-  constexpr uint8_t kNop = 1;
-  constexpr uint8_t kTimestampsLength = 10;
-  if (area.size() == kAlignedTimestampsSize && area[0] == kNop &&
-      area[1] == kNop && area[2] == header::kTCPOptionTimestamps &&
-      area[3] == kTimestampsLength) {
+  if (IsAlignedTimestamps(area)) {
     options.timestamps =
         header::TCPTimestamps{LoadBig32(&area[4]), LoadBig32(&area[8])};
     return true;
@@ -145,9 +156,10 @@ enum class FastResult : uint8_t { kDelivered, kDropped, kNotTaken };
 // headers; TCP (with a valid data offset and option list) or UDP (whose
 // length is the IP payload's); exactly as long as the IP header says, so no
 // Ethernet padding to trim; all the headers in the frame's first view. It reads
-// that shape at fixed offsets straight from the first view, with none of the
-// general path's walks, views and re-parses, and with everything it needs read
-// before the one step that consumes the headers.
+// that shape at fixed offsets, with none of the general path's walks, views
+// and re-parses: it checks the shape in the first view, consumes the headers
+// in one step before it stores anything in the packet, and reads the fields
+// from the header area.
 //
 // Every other frame is left untouched to the general path (kNotTaken):
 // other shapes, and every frame the general path would drop before the
@@ -230,8 +242,6 @@ enum class FastResult : uint8_t { kDelivered, kDropped, kNotTaken };
     return FastResult::kNotTaken;
   }
   if (kT + transport_header > first.size()) return FastResult::kNotTaken;
-  const std::span<const uint8_t> th = first.subspan(kT, transport_header);
-
   // Offload metadata: a COMPLETE sum that starts past the frame's end is
   // the general path's drop; one that starts past the transport header is
   // its fallback.
@@ -239,39 +249,76 @@ enum class FastResult : uint8_t { kDelivered, kDropped, kNotTaken };
   const bool complete = status == ChecksumStatus::kComplete;
   if (complete && pkt.csum_start > kT) return FastResult::kNotTaken;
 
-  // Decode the transport header before anything is consumed: a bad option
-  // list is the general path's drop.
+  // A TCP option list is checked before anything is consumed: a bad one is
+  // the general path's drop. The common layouts, none and NOP NOP
+  // Timestamps, cannot be bad and are read after the consume; any other is
+  // parsed now.
+  bool timestamps = false;
+  bool other_options = false;
   if (protocol == header::kProtocolTCP) {
-    TCPInfo& info = out.tcp.emplace();
-    if (!ParseOptions(th.subspan(header::TCP::kMinSize), info.options)) {
-      out.tcp.reset();
-      return FastResult::kNotTaken;
+    const std::span<const uint8_t> area = first.subspan(
+        kT + header::TCP::kMinSize, transport_header - header::TCP::kMinSize);
+    timestamps = IsAlignedTimestamps(area);
+    if (!timestamps && !area.empty()) {
+      if (!ParseOptions(area, out.tcp.emplace().options)) {
+        out.tcp.reset();
+        return FastResult::kNotTaken;
+      }
+      other_options = true;
     }
-    info.seq = LoadBig32(t + 4);
-    info.ack = LoadBig32(t + 8);
-    info.flags = t[13];
-    info.window = LoadBig16(t + 14);
-    info.urgent_pointer = LoadBig16(t + 18);
+  }
+
+  // One step: the 14 + 20 (or 40) + header bytes move to the header area,
+  // and data() keeps the transport payload, exactly transport_length -
+  // transport_header bytes (the frame ends where the IP datagram does).
+  // Done before anything is stored in `out`, whose byte-wide fields may
+  // alias anything: GCC then still knows what the checks above found (no
+  // header yet, all of them in the first view), and ConsumeHeaders' own
+  // checks of the same fold away.
+  if (!pkt.ConsumeHeaders(kLink, network_header, transport_header)) {
+    // Cannot happen (the headers are in the first view, at most 114 bytes);
+    // kept so that a broken invariant drops rather than misreads.
+    ++stats.dropped[static_cast<size_t>(DropReason::kUnsupported)];
+    return FastResult::kDropped;
+  }
+  // From here the headers are read from the header area: with the headers
+  // in a view of their own, the consume released the first view's chunk.
+  const uint8_t* const h = pkt.headers().data();
+  const uint8_t* const ip = h + kLink;
+  const uint8_t* const tr = h + kT;
+
+  if (protocol == header::kProtocolTCP) {
+    TCPInfo& info = other_options ? *out.tcp : out.tcp.emplace();
+    if (timestamps) {
+      constexpr size_t kTSval = header::TCP::kMinSize + 4;
+      info.options.timestamps = header::TCPTimestamps{
+          LoadBig32(tr + kTSval), LoadBig32(tr + kTSval + 4)};
+    }
+    info.seq = LoadBig32(tr + 4);
+    info.ack = LoadBig32(tr + 8);
+    info.flags = tr[13];
+    info.window = LoadBig16(tr + 14);
+    info.urgent_pointer = LoadBig16(tr + 18);
     pkt.transport_protocol = TransportProtocol::kTCP;
   } else {
     out.tcp.reset();
     pkt.transport_protocol = TransportProtocol::kUDP;
   }
-  out.source_port = LoadBig16(t);
-  out.destination_port = LoadBig16(t + 2);
+  out.source_port = LoadBig16(tr);
+  out.destination_port = LoadBig16(tr + 2);
   out.is_fragment = false;
   out.checksum_verified = false;
   if (v4) {
-    out.source_v4 = header::IPv4Address::From(n + 12);
-    out.destination_v4 = header::IPv4Address::From(n + 16);
+    out.source_v4 = header::IPv4Address::From(ip + 12);
+    out.destination_v4 = header::IPv4Address::From(ip + 16);
     out.source_v6 = {};
     out.destination_v6 = {};
     pkt.network_protocol = NetworkProtocol::kIPv4;
   } else {
     out.source_v4 = {};
     out.destination_v4 = {};
-    out.source_v6 = header::IPv6Address::From(n + 8);
-    out.destination_v6 = header::IPv6Address::From(n + 24);
+    out.source_v6 = header::IPv6Address::From(ip + 8);
+    out.destination_v6 = header::IPv6Address::From(ip + 24);
     pkt.network_protocol = NetworkProtocol::kIPv6;
   }
 
@@ -298,7 +345,7 @@ enum class FastResult : uint8_t { kDelivered, kDropped, kNotTaken };
   p.is_fragment = false;
   p.is_first_fragment = false;
   p.fragment_offset = 0;
-  p.fragment_id = v4 ? LoadBig16(n + 4) : 0;
+  p.fragment_id = v4 ? LoadBig16(ip + 4) : 0;
   p.ipv6_extension_count = 0;
   p.routing_header_offset = 0;
   p.segments_left = 0;
@@ -306,11 +353,6 @@ enum class FastResult : uint8_t { kDelivered, kDropped, kNotTaken };
   p.transport_offset = kT;
   p.transport_length = transport_length;
 
-  // The sums that need the headers' bytes, taken while the first view
-  // still holds them (consuming may release its chunk).
-  uint16_t initial = 0;
-  bool verify = false;
-  bool usable_complete = false;
   if (udp_no_checksum) {
     ++stats.udp_no_checksum;
   } else if (status == ChecksumStatus::kUnnecessary ||
@@ -318,42 +360,28 @@ enum class FastResult : uint8_t { kDelivered, kDropped, kNotTaken };
     ++stats.checksum_unnecessary;
     out.checksum_verified = true;
   } else {
-    verify = true;
     const uint16_t pseudo =
         v4 ? internal::PseudoSum(out.source_v4, out.destination_v4, protocol,
                                  static_cast<uint16_t>(transport_length))
            : internal::PseudoSum(out.source_v6, out.destination_v6, protocol,
                                  static_cast<uint32_t>(transport_length));
+    uint16_t sum;
     if (complete) {
       // The NIC's sum less that of the bytes from csum_start to the
       // transport header: the transport's sum, counted from csum_start.
       const size_t start = pkt.csum_start;
       const uint16_t pulled =
-          internal::HeaderSum(first.subspan(start, kT - start));
-      initial =
-          Combine(pseudo, AtParity(Subtract(pkt.csum, pulled), kT - start));
-      usable_complete = true;
+          internal::HeaderSum(std::span(h + start, kT - start));
+      sum = Combine(pseudo, AtParity(Subtract(pkt.csum, pulled), kT - start));
     } else {
-      initial = internal::HeaderSum(th, pseudo);
+      sum = data.ChecksumAll(
+          internal::HeaderSum(std::span(tr, transport_header), pseudo));
     }
-  }
-
-  // One step: the 14 + 20 (or 40) + header bytes move to the header area,
-  // and data() keeps the transport payload, exactly transport_length -
-  // transport_header bytes (the frame ends where the IP datagram does).
-  if (!pkt.ConsumeHeaders(kLink, network_header, transport_header)) {
-    // Cannot happen (the headers are in the first view, at most 114 bytes);
-    // kept so that a broken invariant drops rather than misreads.
-    ++stats.dropped[static_cast<size_t>(DropReason::kUnsupported)];
-    return FastResult::kDropped;
-  }
-  if (verify) {
-    const uint16_t sum = usable_complete ? initial : data.ChecksumAll(initial);
     if (!IsOnesComplementZero(sum)) {
       ++stats.dropped[static_cast<size_t>(DropReason::kBadTransportChecksum)];
       return FastResult::kDropped;
     }
-    ++(usable_complete ? stats.checksum_complete : stats.checksum_software);
+    ++(complete ? stats.checksum_complete : stats.checksum_software);
     out.checksum_verified = true;
   }
   ++stats.delivered;

@@ -47,12 +47,15 @@ inline uint64_t AddWords(std::span<const uint8_t> bytes, uint64_t acc) {
 
 // Fold folds an accumulator of AddWords to 16 bits with end-around
 // carries; non-zero when `acc` is.
+//
+// Each halving adds the value to itself rotated by half its width: the
+// upper half of the result is then the two halves' sum plus the carry out
+// of the lower half, which is their sum with end-around carry (as Linux's
+// csum_fold does for 32 to 16 bits). 8 instructions on x86-64, against 12
+// for four rounds of mask, shift and add.
 inline uint16_t Fold(uint64_t acc) {
-  acc = (acc & 0xffffffff) + (acc >> 32);  // < 2^33
-  acc = (acc & 0xffff) + (acc >> 16);      // < 2^17 + 2^16
-  acc = (acc & 0xffff) + (acc >> 16);      // <= 0xffff + 2
-  acc = (acc & 0xffff) + (acc >> 16);      // <= 0xffff
-  return static_cast<uint16_t>(acc);
+  const auto sum32 = static_cast<uint32_t>((acc + std::rotr(acc, 32)) >> 32);
+  return static_cast<uint16_t>((sum32 + std::rotr(sum32, 16)) >> 16);
 }
 
 // HeaderSum returns checksum::Checksum(bytes, initial), computed inline.
