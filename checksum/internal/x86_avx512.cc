@@ -670,7 +670,22 @@ uint64_t SumAligned(const uint8_t* base, size_t off, size_t len) {
 // Built with functions and loops at 64-byte boundaries, the probe 5.57 and
 // 5.68 against 5.73 and 5.82 before, the branch 5.75 and 5.79 with a plain
 // load behind it, 5.84 with the probe's constant-masked load: what the
-// probe saves is lost to the branch on off, whatever the load.)
+// probe saves is lost to the branch on off, whatever the load. Fewer
+// operations that 2048 B does not reward either, fastpath_benchmark,
+// alternating processes, 5 repetitions, medians: pairs of blocks as one
+// unit of sixteen vectors (G's tree four levels deep, its top shifted by
+// 47 into units of 2^51 with one bit of the word below, |c - e| < 5 *
+// 2^51 per lane, 96 pairs per Wide at most; the first pair straight-line
+// with the masked vector, an asm loop of pairs: 33 vector operations per
+// KiB instead of 34, 76 instead of 78 at 2048 B), 2048 B 5.96/6.00/5.99
+// -> 6.02/6.13/6.42 ns and, with the loop laid out inline, 5.96 -> 6.19
+// (three processes each), 1500 and 1536 B unchanged (5.27 -> 5.26, 4.99
+// -> 5.00), 16 KiB 38.7 -> 37.3 and 38.8 -> 37.4; and ReduceShortChain's
+// scalar steps after G's halves cut from six to four (G + q read as
+// (A >> 51) + ((G + 4095 - (A >> 51)) & ~8191), the same value), with
+// X86Avx512Sum aligned to 64 bytes in both binaries so that only that code
+// differs: 2048 B 5.79/6.15/5.86 -> 6.09/5.99/6.06 ns, 1500 B 5.26 ->
+// 5.28, 16 KiB 37.7 -> 37.7.)
 [[gnu::always_inline]] inline uint16_t SumLong(const uint8_t* data, size_t len,
                                                uint16_t initial) {
   const size_t off = BaseOffset(data);
