@@ -16,7 +16,7 @@ namespace ipsum::tcpip {
 PacketBuffer::PacketBuffer(buffer::Buffer&& payload, size_t reserve)
     : data_(std::move(payload)) {
   if (reserve > kHeaderCapacity) std::abort();  // Broken invariant.
-  start_ = end_ = static_cast<uint16_t>(reserve);
+  bounds_.start = bounds_.end = static_cast<uint16_t>(reserve);
 }
 
 PacketBuffer PacketBuffer::FromFrame(buffer::Buffer&& frame) {
@@ -32,24 +32,26 @@ void PacketBuffer::MoveMetadataFrom(PacketBuffer& other) {
   csum = other.csum;
   gso_type = other.gso_type;
   gso_size = other.gso_size;
-  start_ = other.start_;
-  end_ = other.end_;
-  slots_ = other.slots_;
-  if (end_ > start_) {
-    std::memcpy(area_.data() + start_, other.area_.data() + start_,
-                size_t{end_} - start_);
+  bounds_.start = other.bounds_.start;
+  bounds_.end = other.bounds_.end;
+  bounds_.slots = other.bounds_.slots;
+  if (bounds_.end > bounds_.start) {
+    std::memcpy(area_.data() + bounds_.start,
+                other.area_.data() + bounds_.start,
+                size_t{bounds_.end} - bounds_.start);
   }
-  other.start_ = other.end_ = kHeaderCapacity;
-  other.slots_ = {};
+  other.bounds_.start = other.bounds_.end = kHeaderCapacity;
+  other.bounds_.slots = {};
 }
 
 std::span<uint8_t> PacketBuffer::Push(Layer layer, size_t n) {
   // Like gVisor's PacketBuffer.push: running out of reserved bytes means
   // the caller reserved too little, a bug, not input.
-  if (n > start_) std::abort();
-  start_ = static_cast<uint16_t>(start_ - n);
-  slots_[static_cast<size_t>(layer)] = {start_, static_cast<uint16_t>(n)};
-  return {area_.data() + start_, n};
+  if (n > bounds_.start) std::abort();
+  bounds_.start = static_cast<uint16_t>(bounds_.start - n);
+  bounds_.slots[static_cast<size_t>(layer)] = {bounds_.start,
+                                               static_cast<uint16_t>(n)};
+  return {area_.data() + bounds_.start, n};
 }
 
 void PacketBuffer::TakeFront(uint8_t* dst, size_t n) {
@@ -68,39 +70,41 @@ void PacketBuffer::TakeFront(uint8_t* dst, size_t n) {
 std::optional<std::span<uint8_t>> PacketBuffer::Consume(Layer layer, size_t n) {
   // A packet with no headers yet (one built for transmit and looped back)
   // consumes from the start of the header area.
-  if (start_ == end_) start_ = end_ = 0;
-  if (n > data_.size() || n > kHeaderCapacity - end_) return std::nullopt;
-  std::span<uint8_t> dst(area_.data() + end_, n);
+  if (bounds_.start == bounds_.end) bounds_.start = bounds_.end = 0;
+  if (n > data_.size() || n > kHeaderCapacity - bounds_.end)
+    return std::nullopt;
+  std::span<uint8_t> dst(area_.data() + bounds_.end, n);
   TakeFront(dst.data(), n);
-  slots_[static_cast<size_t>(layer)] = {end_, static_cast<uint16_t>(n)};
-  end_ = static_cast<uint16_t>(end_ + n);
+  bounds_.slots[static_cast<size_t>(layer)] = {bounds_.end,
+                                               static_cast<uint16_t>(n)};
+  bounds_.end = static_cast<uint16_t>(bounds_.end + n);
   return dst;
 }
 
 bool PacketBuffer::ConsumeHeadersSlow(size_t link, size_t network,
                                       size_t transport) {
-  if (start_ == end_) start_ = end_ = 0;
+  if (bounds_.start == bounds_.end) bounds_.start = bounds_.end = 0;
   // Each length is checked alone first, so that their sum cannot wrap.
-  const size_t room = kHeaderCapacity - end_;
+  const size_t room = kHeaderCapacity - bounds_.end;
   if (link > room || network > room || transport > room) return false;
   const size_t n = link + network + transport;
   if (n > data_.size() || n > room) return false;
-  TakeFront(area_.data() + end_, n);
-  size_t offset = end_;
+  TakeFront(area_.data() + bounds_.end, n);
+  size_t offset = bounds_.end;
   const size_t lengths[] = {link, network, transport};
   for (size_t i = 0; i < 3; ++i) {
     if (lengths[i] == 0) continue;
-    slots_[i] = {static_cast<uint16_t>(offset),
-                 static_cast<uint16_t>(lengths[i])};
+    bounds_.slots[i] = {static_cast<uint16_t>(offset),
+                        static_cast<uint16_t>(lengths[i])};
     offset += lengths[i];
   }
-  end_ = static_cast<uint16_t>(offset);
+  bounds_.end = static_cast<uint16_t>(offset);
   return true;
 }
 
 buffer::Buffer PacketBuffer::ToBuffer() const {
   buffer::Buffer out = data_.Clone();
-  if (end_ > start_) out.Prepend(headers());
+  if (bounds_.end > bounds_.start) out.Prepend(headers());
   return out;
 }
 

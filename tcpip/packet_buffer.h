@@ -41,11 +41,13 @@
 #define IPSUM_TCPIP_PACKET_BUFFER_H_
 
 #include <array>
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <optional>
 #include <span>
+#include <type_traits>
 #include <vector>
 
 #include "buffer/buffer.h"
@@ -179,7 +181,7 @@ class PacketBuffer {
                                              size_t transport) {
     const bool small = (link | network | transport) < kHeaderCapacity / 2;
     const size_t n = link + network + transport;  // No wrap when small.
-    if (start_ == end_ && small && link != 0 && network != 0 &&
+    if (bounds_.start == bounds_.end && small && link != 0 && network != 0 &&
         transport != 0 && n <= kHeaderCapacity && data_.view_count() != 0 &&
         n <= data_.views()[0].size()) {
       // A first view longer than the headers keeps its chunk and is trimmed
@@ -194,13 +196,17 @@ class PacketBuffer {
       if (!whole) data_.TrimFront(n);
       CopyHeaders(area_.data(), src, n);
       if (whole) data_.TrimFront(n);
+      // The 16 bytes of bounds_ (start 0, end n, then the three slots) in
+      // two 64-bit stores instead of eight 16-bit ones: GCC does not merge
+      // stores of values it computes.
       const auto l = static_cast<uint16_t>(link);
       const auto ln = static_cast<uint16_t>(link + network);
-      slots_[0] = {0, l};
-      slots_[1] = {l, static_cast<uint16_t>(network)};
-      slots_[2] = {ln, static_cast<uint16_t>(transport)};
-      start_ = 0;
-      end_ = static_cast<uint16_t>(n);
+      const uint64_t lo = Pack16x4(0, static_cast<uint16_t>(n), 0, l);
+      const uint64_t hi = Pack16x4(l, static_cast<uint16_t>(network), ln,
+                                   static_cast<uint16_t>(transport));
+      auto* const b = reinterpret_cast<unsigned char*>(&bounds_);
+      std::memcpy(b, &lo, 8);
+      std::memcpy(b + 8, &hi, 8);
       return true;
     }
     return ConsumeHeadersSlow(link, network, transport);
@@ -209,40 +215,40 @@ class PacketBuffer {
   // Header returns `layer`'s header bytes, empty if it was neither pushed
   // nor consumed. Valid until the packet is moved or destroyed.
   std::span<uint8_t> Header(Layer layer) {
-    const Slot& s = slots_[static_cast<size_t>(layer)];
+    const Slot& s = bounds_.slots[static_cast<size_t>(layer)];
     return {area_.data() + s.offset, s.length};
   }
   std::span<const uint8_t> Header(Layer layer) const {
-    const Slot& s = slots_[static_cast<size_t>(layer)];
+    const Slot& s = bounds_.slots[static_cast<size_t>(layer)];
     return {area_.data() + s.offset, s.length};
   }
 
   // HeaderOffset returns where `layer`'s header starts, counted from the
   // first byte of the packet (0 for the outermost header).
   size_t HeaderOffset(Layer layer) const {
-    return slots_[static_cast<size_t>(layer)].offset - start_;
+    return bounds_.slots[static_cast<size_t>(layer)].offset - bounds_.start;
   }
 
   // headers returns every header pushed or consumed, outermost first.
   std::span<uint8_t> headers() {
-    return {area_.data() + start_, size_t{end_} - start_};
+    return {area_.data() + bounds_.start, size_t{bounds_.end} - bounds_.start};
   }
   std::span<const uint8_t> headers() const {
-    return {area_.data() + start_, size_t{end_} - start_};
+    return {area_.data() + bounds_.start, size_t{bounds_.end} - bounds_.start};
   }
 
   // header_start and header_end bound the headers in the header area;
   // reserved() (== header_start()) is how many bytes Push still has.
-  size_t header_start() const { return start_; }
-  size_t header_end() const { return end_; }
-  size_t reserved() const { return start_; }
+  size_t header_start() const { return bounds_.start; }
+  size_t header_end() const { return bounds_.end; }
+  size_t reserved() const { return bounds_.start; }
 
   // data is the payload (transmit) or the bytes not consumed yet (receive).
   buffer::Buffer& data() { return data_; }
   const buffer::Buffer& data() const { return data_; }
 
   // size returns the packet's length: headers plus data.
-  size_t size() const { return (end_ - start_) + data_.size(); }
+  size_t size() const { return (bounds_.end - bounds_.start) + data_.size(); }
 
   // ToBuffer returns the packet's bytes as one Buffer, as a NIC would
   // send them: the headers copied into the front of a clone of data()
@@ -323,10 +329,29 @@ class PacketBuffer {
     uint16_t length = 0;
   };
 
+  // Bounds is where the headers lie in area_: [start, end), and each
+  // layer's slot. 16 bytes, 8 of them in each half (ConsumeHeaders writes
+  // it as two 64-bit values, Pack16x4).
+  struct Bounds {
+    uint16_t start = kHeaderCapacity;
+    uint16_t end = kHeaderCapacity;
+    std::array<Slot, 3> slots{};
+  };
+  static_assert(sizeof(Bounds) == 16 && std::is_trivially_copyable_v<Bounds>);
+
+  // Pack16x4 returns the 64-bit value whose bytes in memory are a, b, c
+  // and d in that order, each in host order: Bounds' fields, four at a time.
+  static constexpr uint64_t Pack16x4(uint16_t a, uint16_t b, uint16_t c,
+                                     uint16_t d) {
+    if constexpr (std::endian::native == std::endian::big) {
+      return uint64_t{a} << 48 | uint64_t{b} << 32 | uint64_t{c} << 16 | d;
+    } else {
+      return a | uint64_t{b} << 16 | uint64_t{c} << 32 | uint64_t{d} << 48;
+    }
+  }
+
   std::array<uint8_t, kHeaderCapacity> area_;
-  uint16_t start_ = kHeaderCapacity;
-  uint16_t end_ = kHeaderCapacity;
-  std::array<Slot, 3> slots_{};
+  Bounds bounds_;
   buffer::Buffer data_;
 };
 
