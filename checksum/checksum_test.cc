@@ -650,9 +650,11 @@ TEST_P(ImplementationTest, SumPiecesTwoPiecesEveryLengthPairAndAlignment) {
 }
 
 // Two and three medium pieces (64 to 511 bytes, a packet's views: the
-// AVX-512 kernel sums them in straight-line code), every combination of
-// lengths around the vector and block boundaries, each piece at its own
-// alignment, over random and carry-heavy data.
+// AVX-512 kernel sums them in straight-line code, and all of 449 to 512
+// bytes as seven whole vectors and a masked one each, behind one test of
+// the lengths), every combination of lengths around the vector and block
+// boundaries, each piece at its own alignment, over random and carry-heavy
+// data.
 TEST_P(ImplementationTest, SumPiecesTwoOrThreeMediumPiecesMatchReference) {
   constexpr size_t kLengths[] = {64,  65,  127, 128, 255, 256, 257,
                                  447, 448, 449, 500, 501, 510, 511};

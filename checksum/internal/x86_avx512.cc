@@ -100,6 +100,9 @@ constexpr size_t kAlignFrom = 512;
 // bytes in views of 548, 482 and 484 bytes costing twice those in views of
 // 500 (15.3 against 8.7 ns).
 constexpr size_t kPieceAlignFrom = 2048;
+// kSevenFrom: in SumPieces, two or three pieces of kSevenFrom to kBlock
+// bytes each take AddPieceBlock7, seven whole vectors and a masked one.
+constexpr size_t kSevenFrom = 7 * 64 + 1;
 // kLongFrom: from this length on, CopySum goes through CopyLong, which
 // splits a copy by the L1 data cache's size (X86L1DataCacheBytes, at least
 // 32 KiB); below it, and below half the L1 in CopyLong, the fused 512-byte
@@ -547,6 +550,27 @@ template <bool kRotate>
     w.AddBlock(r(Load(p)), r(t1), r(t2), r(t3), r(t4), r(t5), r(t6), r(last));
   } else {
     w.AddBlock(Load(p), t1, t2, t3, t4, t5, t6, last);
+  }
+}
+
+// AddPieceBlock7 adds p[0, len), 7 * kVector < len <= kBlock (449 to 512
+// bytes), to `w` as AddPieceBlock does: seven whole vectors and the last
+// 1..64 bytes as one masked vector (64 - len modulo 64 masked off the top:
+// shrx takes the count modulo 64), in straight-line code with no compare
+// per vector. kRotate as for AddPieceBlock.
+template <bool kRotate>
+[[gnu::always_inline]] inline void AddPieceBlock7(const uint8_t* p, size_t len,
+                                                  Wide& w) {
+  const __m512i last =
+      LoadMasked(p + 7 * kVector, ~uint64_t{0} >> ((0 - len) & 63));
+  if constexpr (kRotate) {
+    const auto r = RotateLanes8;
+    w.AddBlock(r(Load(p)), r(Load(p + 64)), r(Load(p + 128)),
+               r(Load(p + 192)), r(Load(p + 256)), r(Load(p + 320)),
+               r(Load(p + 384)), r(last));
+  } else {
+    w.AddBlock(Load(p), Load(p + 64), Load(p + 128), Load(p + 192),
+               Load(p + 256), Load(p + 320), Load(p + 384), last);
   }
 }
 
@@ -1243,6 +1267,124 @@ uint16_t SumMedium(const uint8_t* p, size_t len, uint16_t initial) {
                      InitialNative(initial));
 }
 
+// SumPiecesLoop is X86Avx512SumPieces for any pieces. Medium pieces
+// (kShort to kPieceAlignFrom - 1 bytes: a packet's views) are a few blocks
+// each (AddPiece) in one Wide kept in registers across the pieces, those at
+// an odd stream offset rotated into place as they are added, and reduced
+// once at the end (or when it holds kMaxBlocks blocks). `acc` holds the
+// short pieces and the long ones, which take the aligned loop and are
+// reduced on their own, each placed by its parity.
+[[gnu::noinline]] uint16_t SumPiecesLoop(const std::span<const uint8_t>* pieces,
+                                         size_t count, size_t stride,
+                                         uint16_t initial) {
+  Wide w;
+  size_t blocks = 0;
+  uint64_t acc = 0;
+  size_t odd = 0;
+  for (size_t i = 0; i < count; ++i) {
+    const uint8_t* const p = PieceAt(pieces, i, stride).data();
+    const size_t len = PieceAt(pieces, i, stride).size();
+    if (len < kShort) {
+      acc = AddEndAround(acc, PlaceNative(SumShortNative(p, len), odd));
+    } else if (len < kPieceAlignFrom) {
+      const size_t need = len / kBlock + 1;  // At most kPieceMaxBlocks.
+      if (blocks > kMaxBlocks - need) {
+        acc = AddEndAround(acc, w.Native());
+        w = Wide();
+        blocks = 0;
+      }
+      blocks += need;
+      if ((odd & 1) == 0) {
+        AddPiece<false>(p, len, w);
+      } else {
+        AddPiece<true>(p, len, w);
+      }
+    } else {
+      const size_t off = BaseOffset(p);
+      acc = AddEndAround(acc,
+                         PlaceNative(SumAligned(p - off, off, len), off ^ odd));
+    }
+    odd ^= len;
+  }
+  if (blocks != 0) acc = AddEndAround(acc, w.Native());
+  return FinishAccumulator(acc, initial);
+}
+
+// SumFewPieces is X86Avx512SumPieces for two or three pieces (a packet's
+// payload in its views): the descriptors are all read first and medium
+// pieces summed in straight-line code, so that no piece waits on the loop
+// to learn where it is; other lengths go on to SumPiecesLoop. A function of
+// its own that X86Avx512SumPieces reaches by a tail call, and a leaf that
+// needs no stack frame: inside X86Avx512SumPieces the straight-line code
+// paid the loop's prologue (six saved registers, the stack realigned for
+// the Wide that the loop keeps across SumAligned, `initial` stored there)
+// and AddPieceBlock7's path ran no faster than the per-vector compares
+// (buffer_benchmark, same run: BM_ChecksumChained/bytes:1500/views:3 8.32
+// against 8.63 ns).
+[[gnu::noinline]] uint16_t SumFewPieces(const std::span<const uint8_t>* pieces,
+                                        size_t count, size_t stride,
+                                        uint16_t initial) {
+  const std::span<const uint8_t> a = PieceAt(pieces, 0, stride);
+  const std::span<const uint8_t> b = PieceAt(pieces, 1, stride);
+  const std::span<const uint8_t> c =
+      count == 3 ? PieceAt(pieces, 2, stride) : std::span<const uint8_t>();
+  const auto sum3 = [&](auto add) __attribute__((always_inline)) {
+    Wide w;
+    add(a, w, std::false_type());
+    if (a.size() & 1) {
+      add(b, w, std::true_type());
+    } else {
+      add(b, w, std::false_type());
+    }
+    if (count == 3) {
+      if ((a.size() ^ b.size()) & 1) {
+        add(c, w, std::true_type());
+      } else {
+        add(c, w, std::false_type());
+      }
+    }
+    return FinishShort(ReduceShortChain(w, InitialNative(initial)));
+  };
+  const auto below = [](size_t n, size_t end) {
+    return n - kShort < end - kShort;
+  };
+  // Three copies of the straight-line code. The first for pieces of 449
+  // to 512 bytes each (a 1344..1536-byte payload in three views, the
+  // target of issue 4), behind one test of all the lengths: seven whole
+  // vectors and a masked one per piece (AddPieceBlock7), none of the
+  // compares per vector of AddPieceBlock (gdb stepi, one call of three
+  // 501/501/498-byte views, with SumFewPieces' own frame: 243 -> 168
+  // instructions, 23 -> 6 taken branches). A test per piece instead
+  // (session 7) gained 0.7 ns for three views but cost 17 views 4 ns.
+  const size_t c7 = count == 3 ? c.size() : kSevenFrom;
+  if (((a.size() - kSevenFrom) | (b.size() - kSevenFrom) |
+       (c7 - kSevenFrom)) < kVector) [[likely]] {
+    return sum3([](std::span<const uint8_t> x, Wide& w, auto rotate)
+                    __attribute__((always_inline)) {
+      AddPieceBlock7<decltype(rotate)::value>(x.data(), x.size(), w);
+    });
+  }
+  // The second for every piece below a block, and the third for pieces of
+  // up to kPieceAlignFrom bytes, whose loops in the second copy cost it
+  // about 10%.
+  const size_t c_size = count == 3 ? c.size() : kShort;
+  if (below(a.size(), kBlock) && below(b.size(), kBlock) &&
+      below(c_size, kBlock)) [[likely]] {
+    return sum3([](std::span<const uint8_t> x, Wide& w, auto rotate)
+                    __attribute__((always_inline)) {
+      AddPieceBlock<decltype(rotate)::value>(x.data(), x.size(), w);
+    });
+  }
+  if (below(a.size(), kPieceAlignFrom) && below(b.size(), kPieceAlignFrom) &&
+      below(c_size, kPieceAlignFrom)) {
+    return sum3([](std::span<const uint8_t> x, Wide& w, auto rotate)
+                    __attribute__((always_inline)) {
+      AddPiece<decltype(rotate)::value>(x.data(), x.size(), w);
+    });
+  }
+  return SumPiecesLoop(pieces, count, stride, initial);
+}
+
 }  // namespace
 
 uint16_t X86Avx512Sum(const uint8_t* data, size_t len, uint16_t initial) {
@@ -1282,90 +1424,12 @@ uint16_t X86Avx512CopySum(uint8_t* dst, const uint8_t* src, size_t len,
 
 uint16_t X86Avx512SumPieces(const std::span<const uint8_t>* pieces,
                             size_t count, size_t stride, uint16_t initial) {
-  // Medium pieces (kShort to kPieceAlignFrom - 1 bytes: a packet's views)
-  // are a few blocks each (AddPiece) in one Wide kept in registers across the
-  // pieces, those at an odd stream offset rotated into place as they are
-  // added, and reduced once at the end (or when it holds kMaxBlocks blocks).
-  // `acc` holds the short pieces and the long ones, which take the aligned
-  // loop and are reduced on their own, each placed by its parity.
-  if (count >= 2 && count <= 3) {
-    // A packet's payload in two or three medium views: the descriptors are
-    // all read first and the pieces summed in straight-line code, so that
-    // no piece waits on the loop to learn where it is.
-    const std::span<const uint8_t> a = PieceAt(pieces, 0, stride);
-    const std::span<const uint8_t> b = PieceAt(pieces, 1, stride);
-    const std::span<const uint8_t> c =
-        count == 3 ? PieceAt(pieces, 2, stride) : std::span<const uint8_t>();
-    // Two copies of the straight-line code: the usual one, every piece
-    // below a block, and one for pieces of up to kPieceAlignFrom bytes,
-    // whose loops in the first copy cost the usual case about 10%.
-    const auto sum3 = [&](auto add) __attribute__((always_inline)) {
-      Wide w;
-      add(a, w, std::false_type());
-      if (a.size() & 1) {
-        add(b, w, std::true_type());
-      } else {
-        add(b, w, std::false_type());
-      }
-      if (count == 3) {
-        if ((a.size() ^ b.size()) & 1) {
-          add(c, w, std::true_type());
-        } else {
-          add(c, w, std::false_type());
-        }
-      }
-      return FinishShort(ReduceShortChain(w, InitialNative(initial)));
-    };
-    const auto below = [](size_t n, size_t end) {
-      return n - kShort < end - kShort;
-    };
-    const size_t c_size = count == 3 ? c.size() : kShort;
-    if (below(a.size(), kBlock) && below(b.size(), kBlock) &&
-        below(c_size, kBlock)) [[likely]] {
-      return sum3([](std::span<const uint8_t> x, Wide& w, auto rotate)
-                      __attribute__((always_inline)) {
-        AddPieceBlock<decltype(rotate)::value>(x.data(), x.size(), w);
-      });
-    }
-    if (below(a.size(), kPieceAlignFrom) && below(b.size(), kPieceAlignFrom) &&
-        below(c_size, kPieceAlignFrom)) {
-      return sum3([](std::span<const uint8_t> x, Wide& w, auto rotate)
-                      __attribute__((always_inline)) {
-        AddPiece<decltype(rotate)::value>(x.data(), x.size(), w);
-      });
-    }
+  // Both by tail calls: two or three pieces take SumFewPieces, the others
+  // SumPiecesLoop.
+  if (count - 2 <= 1) [[likely]] {
+    return SumFewPieces(pieces, count, stride, initial);
   }
-  Wide w;
-  size_t blocks = 0;
-  uint64_t acc = 0;
-  size_t odd = 0;
-  for (size_t i = 0; i < count; ++i) {
-    const uint8_t* const p = PieceAt(pieces, i, stride).data();
-    const size_t len = PieceAt(pieces, i, stride).size();
-    if (len < kShort) {
-      acc = AddEndAround(acc, PlaceNative(SumShortNative(p, len), odd));
-    } else if (len < kPieceAlignFrom) {
-      const size_t need = len / kBlock + 1;  // At most kPieceMaxBlocks.
-      if (blocks > kMaxBlocks - need) {
-        acc = AddEndAround(acc, w.Native());
-        w = Wide();
-        blocks = 0;
-      }
-      blocks += need;
-      if ((odd & 1) == 0) {
-        AddPiece<false>(p, len, w);
-      } else {
-        AddPiece<true>(p, len, w);
-      }
-    } else {
-      const size_t off = BaseOffset(p);
-      acc = AddEndAround(acc,
-                         PlaceNative(SumAligned(p - off, off, len), off ^ odd));
-    }
-    odd ^= len;
-  }
-  if (blocks != 0) acc = AddEndAround(acc, w.Native());
-  return FinishAccumulator(acc, initial);
+  return SumPiecesLoop(pieces, count, stride, initial);
 }
 
 }  // namespace ipsum::checksum::internal
