@@ -663,7 +663,9 @@ TEST_P(ImplementationTest, SumPiecesTwoOrThreeMediumPiecesMatchReference) {
 
 // Pieces of a few blocks (512 to 2047 bytes: a packet's first view with
 // its headers, a jumbo frame's views; the AVX-512 kernel adds them, whole
-// blocks and a partial one, to the Wide shared by all the pieces) next to
+// blocks and a partial one, to the Wide shared by all the pieces, and a
+// first piece of 513 to 576 bytes before two of 449 to 512 behind one test
+// of the lengths) next to
 // medium ones, two and three at a time, lengths around every boundary of
 // that method, each piece at its own alignment and both parities; then
 // runs of 200 such pieces, which fill and reduce the shared Wide more than
