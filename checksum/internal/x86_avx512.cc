@@ -576,23 +576,15 @@ template <bool kRotate>
 
 // AddPieceBlock8 adds p[0, len), kBlock < len <= kBlock + kVector (513 to
 // 576 bytes), to `w`: one block of eight whole vectors and the last 1..64
-// bytes as one masked vector (AddVector). kRotate as for AddPieceBlock.
-template <bool kRotate>
+// bytes as one masked vector (AddVector). Only SumFewPieces' first piece
+// takes it, which is never rotated.
 [[gnu::always_inline]] inline void AddPieceBlock8(const uint8_t* p, size_t len,
                                                   Wide& w) {
   const __m512i last =
       LoadMasked(p + kBlock, ~uint64_t{0} >> ((0 - len) & 63));
-  if constexpr (kRotate) {
-    const auto r = RotateLanes8;
-    w.AddBlock(r(Load(p)), r(Load(p + 64)), r(Load(p + 128)),
-               r(Load(p + 192)), r(Load(p + 256)), r(Load(p + 320)),
-               r(Load(p + 384)), r(Load(p + 448)));
-    w.AddVector(r(last));
-  } else {
-    w.AddBlock(Load(p), Load(p + 64), Load(p + 128), Load(p + 192),
-               Load(p + 256), Load(p + 320), Load(p + 384), Load(p + 448));
-    w.AddVector(last);
-  }
+  w.AddBlock(Load(p), Load(p + 64), Load(p + 128), Load(p + 192),
+             Load(p + 256), Load(p + 320), Load(p + 384), Load(p + 448));
+  w.AddVector(last);
 }
 
 // kPieceMaxBlocks is the most blocks AddPiece adds for one piece: its whole
@@ -1349,9 +1341,12 @@ uint16_t SumMedium(const uint8_t* p, size_t len, uint16_t initial) {
   const std::span<const uint8_t> b = PieceAt(pieces, 1, stride);
   const std::span<const uint8_t> c =
       count == 3 ? PieceAt(pieces, 2, stride) : std::span<const uint8_t>();
-  const auto sum3 = [&](auto add) __attribute__((always_inline)) {
+  // sum3 adds the first piece with `add_first` and the others with `add`,
+  // each rotated (std::true_type) when it starts at an odd offset.
+  const auto sum3 = [&](auto add_first, auto add)
+                        __attribute__((always_inline)) {
     Wide w;
-    add(a, w, std::false_type());
+    add_first(a, w, std::false_type());
     if (a.size() & 1) {
       add(b, w, std::true_type());
     } else {
@@ -1378,12 +1373,13 @@ uint16_t SumMedium(const uint8_t* p, size_t len, uint16_t initial) {
   // instructions, 23 -> 6 taken branches). A test per piece instead
   // (session 7) gained 0.7 ns for three views but cost 17 views 4 ns.
   const size_t c7 = count == 3 ? c.size() : kSevenFrom;
+  const auto add7 = [](std::span<const uint8_t> x, Wide& w, auto rotate)
+                        __attribute__((always_inline)) {
+    AddPieceBlock7<decltype(rotate)::value>(x.data(), x.size(), w);
+  };
   if (((a.size() - kSevenFrom) | (b.size() - kSevenFrom) |
        (c7 - kSevenFrom)) < kVector) [[likely]] {
-    return sum3([](std::span<const uint8_t> x, Wide& w, auto rotate)
-                    __attribute__((always_inline)) {
-      AddPieceBlock7<decltype(rotate)::value>(x.data(), x.size(), w);
-    });
+    return sum3(add7, add7);
   }
   // The same with a first piece of 513 to 576 bytes (a frame's first view:
   // the headers and a third of the payload, such as 548/482/484 bytes of a
@@ -1392,19 +1388,12 @@ uint16_t SumMedium(const uint8_t* p, size_t len, uint16_t initial) {
   // 8.64-8.74 -> 6.58-7.41 ns (three alternated processes).
   if (a.size() - (kBlock + 1) < kVector &&
       ((b.size() - kSevenFrom) | (c7 - kSevenFrom)) < kVector) {
-    Wide w;
-    AddPieceBlock8<false>(a.data(), a.size(), w);
-    const auto add7 = [&](std::span<const uint8_t> x, bool odd)
-                          __attribute__((always_inline)) {
-      if (odd) {
-        AddPieceBlock7<true>(x.data(), x.size(), w);
-      } else {
-        AddPieceBlock7<false>(x.data(), x.size(), w);
-      }
-    };
-    add7(b, a.size() & 1);
-    if (count == 3) add7(c, (a.size() ^ b.size()) & 1);
-    return FinishShort(ReduceShortChain(w, InitialNative(initial)));
+    return sum3(
+        [](std::span<const uint8_t> x, Wide& w, std::false_type)
+            __attribute__((always_inline)) {
+              AddPieceBlock8(x.data(), x.size(), w);
+            },
+        add7);
   }
   // The second for every piece below a block, and the third for pieces of
   // up to kPieceAlignFrom bytes, whose loops in the second copy cost it
@@ -1412,17 +1401,19 @@ uint16_t SumMedium(const uint8_t* p, size_t len, uint16_t initial) {
   const size_t c_size = count == 3 ? c.size() : kShort;
   if (below(a.size(), kBlock) && below(b.size(), kBlock) &&
       below(c_size, kBlock)) [[likely]] {
-    return sum3([](std::span<const uint8_t> x, Wide& w, auto rotate)
-                    __attribute__((always_inline)) {
+    const auto add = [](std::span<const uint8_t> x, Wide& w, auto rotate)
+                         __attribute__((always_inline)) {
       AddPieceBlock<decltype(rotate)::value>(x.data(), x.size(), w);
-    });
+    };
+    return sum3(add, add);
   }
   if (below(a.size(), kPieceAlignFrom) && below(b.size(), kPieceAlignFrom) &&
       below(c_size, kPieceAlignFrom)) {
-    return sum3([](std::span<const uint8_t> x, Wide& w, auto rotate)
-                    __attribute__((always_inline)) {
+    const auto add = [](std::span<const uint8_t> x, Wide& w, auto rotate)
+                         __attribute__((always_inline)) {
       AddPiece<decltype(rotate)::value>(x.data(), x.size(), w);
-    });
+    };
+    return sum3(add, add);
   }
   return SumPiecesLoop(pieces, count, stride, initial);
 }
