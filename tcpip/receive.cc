@@ -170,15 +170,16 @@ constexpr ParsedPacket FastParsed(bool v4) {
 // kFastParsed holds FastParsed(false) and FastParsed(true).
 constexpr ParsedPacket kFastParsed[2] = {FastParsed(false), FastParsed(true)};
 
-// CopyInMoves copies `from` to `to` in 16-byte moves, unrolled, the last
-// one overlapping the one before when the size is not a multiple of 16: a
-// plain assignment of the 144-byte ParsedPacket may become `rep movsq`.
+// Moves16 copies 16 bytes from s + 16 * k to d + 16 * k for each k.
 template <size_t... k>
 [[gnu::always_inline]] inline void Moves16(unsigned char* d,
                                            const unsigned char* s,
                                            std::index_sequence<k...>) {
   (std::memcpy(d + 16 * k, s + 16 * k, 16), ...);
 }
+// CopyInMoves copies `from` to `to` in 16-byte moves, unrolled, the last
+// one overlapping the one before when the size is not a multiple of 16: a
+// plain assignment of the 144-byte ParsedPacket may become `rep movsq`.
 template <typename T>
 [[gnu::always_inline]] inline void CopyInMoves(const T& from, T& to) {
   static_assert(std::is_trivially_copyable_v<T> && sizeof(T) >= 16);
