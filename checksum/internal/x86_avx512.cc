@@ -722,7 +722,34 @@ uint64_t SumAligned(const uint8_t* base, size_t off, size_t len) {
 // (A >> 51) + ((G + 4095 - (A >> 51)) & ~8191), the same value), with
 // X86Avx512Sum aligned to 64 bytes in both binaries so that only that code
 // differs: 2048 B 5.79/6.15/5.86 -> 6.09/5.99/6.06 ns, 1500 B 5.26 ->
-// 5.28, 16 KiB 37.7 -> 37.7.)
+// 5.28, 16 KiB 37.7 -> 37.7. Nor, at 2048 B (this code and each variant
+// alternated in four processes, 3 repetitions of 0.1 s, medians of the
+// process medians): the blocks after the first in straight-line code for
+// inputs that end within 2048 bytes of the boundary (AddBlocks' text for
+// one block, a whole last block plain, a partial one AddTailBlock, no
+// loop), 2048 B 6.03 -> 6.12 ns, 1500 B 5.36 -> 5.56, 1536 B 5.05 -> 5.08;
+// exactly four blocks (spans of 1985 to 2048 bytes) in straight-line code,
+// the last vector masked and the four blocks' averages in one tree (G in
+// units of 2^53: 32 R - W is in [0, 80], so |c - e| < 80 * 2^48 per lane),
+// the loop's control and three vector operations fewer, 2048 B 5.93 ->
+// 6.08, and with -falign-functions=64 -falign-loops=64 on this file in both
+// binaries 5.86 -> 6.04 (1536 B, not on that path, 4.94 -> 5.19);
+// HalveTwice as three 128-bit extracts side by side added as a tree
+// (vextracti128 and two vextracti32x4: a chain shorter on paper, four
+// vector operations more), 2048 B 6.11 -> 6.30, 1500 B 5.48 -> 5.69, 4 KiB
+// 10.40 -> 10.65, 16 KiB 39.5 -> 38.5; the two 256-bit halves of A and of
+// G stored to the stack and summed by eight scalar loads (two stores for eight
+// vector operations), 2048 B 5.96 -> 7.32, 16 KiB 38.4 -> 46.5; A's and G's
+// horizontal sums interleaved (above), again on this code: 2048 B 5.92 -> 5.92,
+// 1500 B 5.22 -> 5.29. Eight nops at the start of this function, a probe, cost
+// 2048 B 0.19 ns and 1500 B 0.31 (4 KiB 0.1 ns less): neither the instruction
+// count, nor the vector operations, nor the chain on paper predicted these. Nor
+// is the reduction's share the same at every length: replaced by two vector
+// adds and one vmovq (a wrong sum, a probe), 1500 B ran 5.34 -> 4.42 ns, 1536
+// B 5.01 -> 4.19, 2048 B 5.90 -> 5.16, but 4 KiB 10.0 -> 9.8. The
+// read baseline moves with the layout as much: in the builds of the variants
+// BM_ReadBaseline512/len:1500 ran 3.69-3.87 ns, in this code's 4.35-4.49, its
+// own code unchanged; len:2048 3.93-4.11 in all.)
 [[gnu::always_inline]] inline uint16_t SumLong(const uint8_t* data, size_t len,
                                                uint16_t initial) {
   const size_t off = BaseOffset(data);
