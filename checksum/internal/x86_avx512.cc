@@ -35,11 +35,11 @@
 // below 7680 * 2^50 < 2^63, so T = T' + d, d = A - T' read as a signed
 // 64-bit number. Wide::Native turns that into T modulo 2^64 - 1 (end-around
 // carry), a multiple of 0xffff. G itself stays below 320 * 2^16 per lane.
-// X86Avx512Sum and CopySum's fused loop reduce with ReduceShortChain
-// instead, to a number below 2^53 congruent to T modulo 0xffff, through a
-// shorter chain of dependent instructions: at a few KiB, the part of a
-// sum's cost that the next sum cannot overlap, and the part of a copy's
-// that its stores cannot hide.
+// X86Avx512Sum and CopySum's fused loops reduce with ReduceShortChain
+// (CopyMedium with its variant ReduceCarries) instead, to a number below
+// 2^53 congruent to T modulo 0xffff, through a shorter chain of dependent
+// instructions: at a few KiB, the part of a sum's cost that the next sum
+// cannot overlap, and the part of a copy's that its stores cannot hide.
 //
 // Alignment without scalar code: a long input is summed as the 64-byte
 // aligned vectors that cover it, counted from `base`, the 64-byte boundary at
@@ -333,6 +333,31 @@ struct Wide {
   const uint64_t d = sum_a - (sum_g << 51);
   const uint64_t q = static_cast<uint64_t>(static_cast<int64_t>(d) >> 51);
   return ((d & ((uint64_t{1} << 51) - 1)) + extra) + 8 * (sum_g + q);
+}
+
+// ReduceCarries returns a native accumulator of everything added to `w`,
+// congruent to T modulo 0xffff, below 2^35 and zero only if T is, with
+// `extra` (below 2^32) added off the chain. It needs |d| < 4095 * 2^51 in
+// the terms at the top of this file (|d| < n 3 2^50 for n block-lanes, so
+// any Wide of at most kMaxBlocks blocks; CopyMedium's at most 98 blocks,
+// 784 lanes, give |d| < 1176 * 2^51).
+// T = A + 2^64 k, k the carries that A's adds dropped, and 2^51 G = T - d,
+// so with A = 2^51 a' + f (a' = A >> 51, 0 <= f < 2^51), G - a' = 2^13 k +
+// (f - d) / 2^51, whose second term lies in (-4096, 4096): k = (G - a' +
+// 4096) >> 13, and T == A's two 32-bit halves + k (2^64 == 2^32 == 1
+// modulo 0xffff). After G's horizontal sum that is an add (G + (4096 -
+// a'), a' read from A, which is ready first), a shift and an add, where
+// ReduceShortChain has five operations. Used by CopyMedium, whose stores
+// wait on the chain (see there); SumLong keeps ReduceShortChain (its note
+// records this form 1-2% slower at 2048 B there).
+[[gnu::always_inline]] inline uint64_t ReduceCarries(const Wide& w,
+                                                     uint64_t extra) {
+  const U64x2 a2 = HalveTwice(_mm512_add_epi64(w.a, w.b));
+  const U64x2 g2 = HalveTwice(w.g);
+  const uint64_t sum_a = a2[0] + a2[1];
+  const uint64_t sum_g = g2[0] + g2[1];
+  const uint64_t k = (sum_g + (4096 - (sum_a >> 51))) >> 13;
+  return ((sum_a & 0xffffffff) + (sum_a >> 32) + extra) + k;
 }
 
 // The assembly text of Wide::AddBlock on one 512-byte block at %[p], shared
@@ -868,32 +893,44 @@ uint64_t SumAligned(const uint8_t* base, size_t off, size_t len) {
     Store(d + i * kVector, x);
     return x;
   };
-  switch (whole) {
-    case 7:
-      t6 = copy(6);
-      [[fallthrough]];
-    case 6:
-      t5 = copy(5);
-      [[fallthrough]];
-    case 5:
-      t4 = copy(4);
-      [[fallthrough]];
-    case 4:
-      t3 = copy(3);
-      [[fallthrough]];
-    case 3:
-      t2 = copy(2);
-      [[fallthrough]];
-    case 2:
-      t1 = copy(1);
-      [[fallthrough]];
-    case 1:
-      t0 = copy(0);
-      [[fallthrough]];
-    default:
-      break;
+  size_t last;
+  if (whole == 7) [[likely]] {
+    // 449..512 bytes (a 1500-byte copy's tail from an aligned destination)
+    // in straight-line code, behind one compare; the switch's table load,
+    // indirect jump and jump back cost 1500 B 0.2 ns (see CopyMedium).
+    t0 = copy(0);
+    t1 = copy(1);
+    t2 = copy(2);
+    t3 = copy(3);
+    t4 = copy(4);
+    t5 = copy(5);
+    t6 = copy(6);
+    last = 7 * kVector;
+  } else {
+    switch (whole) {
+      case 6:
+        t5 = copy(5);
+        [[fallthrough]];
+      case 5:
+        t4 = copy(4);
+        [[fallthrough]];
+      case 4:
+        t3 = copy(3);
+        [[fallthrough]];
+      case 3:
+        t2 = copy(2);
+        [[fallthrough]];
+      case 2:
+        t1 = copy(1);
+        [[fallthrough]];
+      case 1:
+        t0 = copy(0);
+        [[fallthrough]];
+      default:
+        break;
+    }
+    last = whole * kVector;
   }
-  const size_t last = whole * kVector;
   const __mmask64 k = FirstBytes(span - last);
   __m512i t7 = LoadMasked(s + last, k);
   StoreMasked(d + last, k, t7);
@@ -930,11 +967,12 @@ uint64_t SumAligned(const uint8_t* base, size_t off, size_t len) {
 
 // CopyMedium copies src[0, len) to dst (dst = base + off, base 64-byte
 // aligned, off < 64, kBlock <= len < kFusedMax) and returns a native
-// accumulator of the bytes, positions counted from base, below 2^52 and
-// zero only if they are all zero: SumAligned's method with stores, for the
-// lengths that fit one Wide (the first block, at most kFusedMax / kBlock - 1
-// more and the tail's one), head and tail stored masked like their loads,
-// reduced by ReduceShortChain. Reads and writes only those bytes.
+// accumulator of the bytes, positions counted from base, plus `extra`
+// (below 2^32), below 2^35 and zero only if they all are: SumAligned's
+// method with stores, for the lengths that fit one Wide (the first block,
+// at most kFusedMax / kBlock - 1 more and the tail's one), head and tail
+// stored masked like their loads, reduced by ReduceCarries. Reads and
+// writes only those bytes.
 //
 // The reduction is the part of a copy that the stores cannot hide: the
 // loop runs at memcpy's speed (the same loop with no reduction at all: 1536
@@ -952,20 +990,36 @@ uint64_t SumAligned(const uint8_t* base, size_t off, size_t len) {
 // general register, vextracti64x4) cost nothing measurable. Measured and
 // not kept: ReduceShortChain's result computed from the first block
 // alone (same instructions, a chain that can start early) 0.2 ns faster
-// at 1500 B, no faster than the other changes; the carries A dropped
-// counted from G (ReduceShortChain's note; 3 operations instead of 5
-// after G's horizontal sum, which the tail's tree of averages makes the
-// longest path), the initial value added inside the reduction:
-// harness 1500 B 0.1-0.27 ns and 2048 B 0.1-0.4 ns faster, but
-// checksum_benchmark, nine processes each alternated, len:1500 7.46-7.83
-// ns (median 7.61) against 7.47-7.93 (7.61), len:1024 5.57-5.76 against
-// 5.29-5.58. A mask for the tail computed at entry, no change. The tail's
-// FinishShort (5 operations on the chain) left out, a probe: 1500 B 0.3
-// ns, 4 KiB 1.0 ns faster.
+// at 1500 B, no faster than the other changes. A mask for the tail
+// computed at entry, no change. The tail's FinishShort (5 operations on
+// the chain) left out, a probe: 1500 B 0.3 ns, 4 KiB 1.0 ns faster.
+// The carries counted from G (ReduceCarries: 3 operations after G's
+// horizontal sum, which the tail's tree of averages makes the longest
+// path, instead of ReduceShortChain's 5), alone no faster in
+// checksum_benchmark (nine processes each: len:1500 median 7.61 against
+// 7.61 ns); kept with the initial value added inside the reduction and
+// the placement's rotation behind a branch (CopyMediumSum), the tail's
+// 449..512 bytes in straight-line code (CopyTailBlock) and the medium
+// range tested first (X86Avx512CopySum): 186 -> 170 instructions per
+// 1500-byte call (gdb stepi) and 3 fewer operations on the chain.
+// Where the time goes (checksum_benchmark, same runs, a probe with no
+// reduction, A, B and G xor-ed into one lane and moved out: 1500 B 8.12
+// and 8.13 -> 6.54 and 6.84 ns, 1024 B 5.54 -> 4.76): the reduction's
+// chain of some 30 cycles, of which the vector part (the tail's tree,
+// two horizontal halvings, the moves to general registers: 2-cycle vector
+// adds here, 3-4 for the extracts) is most. Measured and not kept (scratch
+// harness, same process): the last block summed by the Lanes method
+// (lane sums and the high halves' sums, no G; a shorter chain, 22 more
+// instructions) 1024 B 5.64 -> 6.41 ns, 1500 B 8.03 -> 8.35; A's and G's
+// horizontal sums interleaved in one vector (3 instructions fewer, the
+// chain 3 cycles longer) 1024 B 5.40 -> 5.23, 1500 B 7.50 -> 7.61, 2048 B
+// 9.50 -> 9.60; the same pair joined after the halvings instead, slower
+// at all three.
 static_assert(kFusedMax / kBlock + 1 <= kMaxBlocks);
 [[gnu::always_inline]] inline uint64_t CopyMedium(uint8_t* base,
                                                   const uint8_t* src,
-                                                  size_t off, size_t len) {
+                                                  size_t off, size_t len,
+                                                  uint64_t extra) {
   const __mmask64 head = ~uint64_t{0} << off;
   size_t span = off + len;
   uint8_t* d = base;
@@ -983,13 +1037,13 @@ static_assert(kFusedMax / kBlock + 1 <= kMaxBlocks);
     span -= blocks * kBlock;
   }
   if (span > 0) CopyTailBlock(d, s, span, w);
-  return ReduceShortChain(w, 0);
+  return ReduceCarries(w, extra);
 }
 
 // CopyMediumNative is CopyMedium as a function of its own, for CopyLong.
 [[gnu::noinline]] uint64_t CopyMediumNative(uint8_t* base, const uint8_t* src,
                                             size_t off, size_t len) {
-  return CopyMedium(base, src, off, len);
+  return CopyMedium(base, src, off, len, 0);
 }
 
 // Movsb copies src[0, n) to dst with `rep movsb` (the direction flag is
@@ -1296,15 +1350,21 @@ uint16_t SumMedium(const uint8_t* p, size_t len, uint16_t initial) {
 // to the next (scratch harness, the stack moved by 0 to 3 KiB in steps of
 // 512 bytes: 2048 B 1.17-1.37x -> 1.09-1.16x, 1500 B 1.24-1.45x ->
 // 1.17-1.26x).
-// CopyMedium's result is below 2^52 (ReduceShortChain), so placed (rotated
-// left by at most 8 bits) it is below 2^60 and the initial value (below
-// 2^24) adds without a carry out: FinishShort folds it, a few instructions
-// fewer than FinishAccumulator's end-around add, fold and byte swap.
+// The initial value goes into CopyMedium's reduction off its chain,
+// rotated right by 8 bits where dst lies an odd distance past its
+// boundary, and the placement's rotation back sits behind a branch on that
+// parity (the same for every call of a flow's buffers), so that only
+// FinishShort follows the reduction: CopyMedium's result is below 2^35,
+// rotated below 2^43; FinishShort folds it, a few instructions fewer than
+// FinishAccumulator's end-around add, fold and byte swap.
 [[gnu::noinline]] uint16_t CopyMediumSum(uint8_t* dst, const uint8_t* src,
                                          size_t len, uint16_t initial) {
   const size_t off = BaseOffset(dst);
-  return FinishShort(PlaceNative(CopyMedium(dst - off, src, off, len), off) +
-                     InitialNative(initial));
+  const uint64_t acc = CopyMedium(
+      dst - off, src, off, len,
+      std::rotr(InitialNative(initial), 8 * static_cast<int>(off & 1)));
+  if (off & 1) [[unlikely]] return FinishShort(std::rotl(acc, 8));
+  return FinishShort(acc);
 }
 
 // SumPiecesLoop is X86Avx512SumPieces for any pieces. Medium pieces
@@ -1466,19 +1526,24 @@ uint16_t X86Avx512Sum(const uint8_t* data, size_t len, uint16_t initial) {
 uint16_t X86Avx512CopySum(uint8_t* dst, const uint8_t* src, size_t len,
                           uint16_t initial) {
   // Inputs shorter than kAlignFrom are copied here, the longer ones by
-  // tail calls (see CopyMediumSum); GCC sets up the stack frame that the
-  // short paths need after the branches to those calls. (Measured and not
-  // kept: the medium range checked first, one unsigned compare, 5
-  // instructions to the tail call instead of 12: scratch harness 1024 B
-  // 0.2 ns and 1500 B 0.1 ns faster, but checksum_benchmark CopySum len:64
-  // 2.47 -> 2.93 ns and len:40 2.71 -> 2.93, two processes each.)
+  // tail calls (see CopyMediumSum). The medium range is tested first, one
+  // unsigned compare: 5 instructions to the tail call instead of 12 (GCC
+  // had moved the short paths' argument copies ahead of the compares).
+  // That costs the short copies: checksum_benchmark, with CopyMedium's
+  // changes, 11 alternated processes each, medians, len:40 2.76 -> 2.89
+  // ns, len:64 2.52 -> 2.51; those changes without this one (the old
+  // order) ran len:64 at 2.78-2.81 ns and len:1024 5.63-5.79 against
+  // 5.39-5.48 (two processes). Marked [[unlikely]] instead, GCC put the
+  // copies back in front: len:512 3.72-3.78 -> 4.04-4.11 ns.
+  if (len - kAlignFrom < kLongFrom - kAlignFrom) [[likely]] {
+    return CopyMediumSum(dst, src, len, initial);
+  }
   if (len < kShort) {
     return FinishAccumulator(CopyShortNative(dst, src, len), initial);
   }
   if (len < kAlignFrom) {
     return FinishAccumulator(CopySmall(dst, src, len), initial);
   }
-  if (len < kLongFrom) [[likely]] return CopyMediumSum(dst, src, len, initial);
   return CopyLong(dst, src, len, initial);
 }
 
