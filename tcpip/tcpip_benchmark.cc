@@ -437,6 +437,31 @@ struct FloorResult {
   uint8_t flags = 0;
 };
 
+// ViewSpans returns `views` as checksum::ChecksumPieces' strided pieces
+// (stride sizeof(buffer::View)): a View starts with its span, which
+// Buffer::ChecksumAll asserts and relies on, and which BM_ReceiveFloor
+// checks (ViewsAreSpans) before it runs.
+const std::span<const uint8_t>* ViewSpans(const buffer::View* views) {
+  static_assert(std::is_standard_layout_v<buffer::View>);
+  return reinterpret_cast<const std::span<const uint8_t>*>(views);
+}
+
+// ViewsAreSpans reports whether ViewSpans reads each of `b`'s views as the
+// span the view holds.
+bool ViewsAreSpans(const buffer::Buffer& b) {
+  const std::span<const buffer::View> views = b.views();
+  for (size_t i = 0; i < views.size(); ++i) {
+    const std::span<const uint8_t>& piece =
+        *reinterpret_cast<const std::span<const uint8_t>*>(
+            reinterpret_cast<const char*>(ViewSpans(views.data())) +
+            i * sizeof(buffer::View));
+    if (piece.data() != views[i].data() || piece.size() != views[i].size()) {
+      return false;
+    }
+  }
+  return true;
+}
+
 // FloorBurst is not a receive path but the floor under one: it does to
 // each of `packets` (the frames of the benchmark ring, untagged Ethernet,
 // IPv4 without options, TCP) only what any software decode and verify of
@@ -518,12 +543,9 @@ struct FloorResult {
     uint16_t sum;
     if (first.size() == kT + header_length) {
       // The headers in a view of their own: the TCP header's sum starts the
-      // payload's, whose views are summed where they lie (a View starts
-      // with its span, as Buffer::ChecksumAll asserts and relies on).
-      static_assert(std::is_standard_layout_v<buffer::View>);
+      // payload's, whose views are summed where they lie.
       sum = checksum::ChecksumPieces(
-          reinterpret_cast<const std::span<const uint8_t>*>(&views[1]),
-          views.size() - 1, sizeof(buffer::View),
+          ViewSpans(&views[1]), views.size() - 1, sizeof(buffer::View),
           internal::HeaderSum(std::span(t, header_length), pseudo));
     } else {
       // Room for the ring's frames (3 views). Every element is written
@@ -566,6 +588,10 @@ void BM_ReceiveFloor(benchmark::State& state) {
   const bool front = state.range(0) == kFront;
   const auto frames = static_cast<size_t>(state.range(1));
   ReceiveRing ring(frames, front, ChecksumStatus::kNone);
+  if (!ViewsAreSpans(ring.frame)) {
+    state.SkipWithError("a buffer::View does not start with its span");
+    return;
+  }
   ReceiveStats stats;
   std::vector<FloorResult> results(frames);
   TimedPasses(
