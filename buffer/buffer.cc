@@ -482,6 +482,12 @@ std::optional<uint16_t> Buffer::Checksum(size_t offset, size_t length,
   if (length == 0) return initial;
   size_t in_view;
   size_t i = Locate(offset, &in_view);
+  if (in_view == 0 && offset + length == size_) {
+    // Whole views to the end (a frame's payload after headers in a view of
+    // their own): handed to the sum where they lie, as ChecksumAll does.
+    return checksum::ChecksumPieces(&views_[i].window_, views_.size() - i,
+                                    sizeof(View), initial);
+  }
   return SumFrom(i, in_view, length, initial);
 }
 
