@@ -148,7 +148,7 @@ namespace {
 // verifying it in software: a standard Ethernet frame. The lines of a
 // longer frame past it are fetched by the checksum's own loads, many at a
 // time, by then with nothing else to wait for.
-constexpr size_t kPrefetchBytes = 1536;
+constexpr size_t kPrefetchBytes = internal::kReceivePrefetchBytes;
 
 // FastParsed returns the ParsedPacket of DecodeFast's shape, untagged
 // Ethernet and IPv4 without options (v4) or IPv6 without extension headers,
@@ -741,7 +741,7 @@ void RequestLines(const ReceivedPacket& packet) {
 // forced inline into ReceiveBurst (one ReceiveOne shared with
 // ReceiveInPlace), GCC laid the loop out otherwise and the ring within L2
 // took 40.7 ns instead of 33.4, in two alternations of the binaries.
-constexpr size_t kBurstAhead = 2;
+constexpr size_t kBurstAhead = internal::kReceiveBurstAhead;
 
 }  // namespace
 
@@ -796,6 +796,10 @@ namespace internal {
 bool ReceiveGeneralForTesting(ReceivedPacket& packet, LinkType link,
                               ReceiveStats& stats) {
   ++stats.received;
+  return Decode(packet, link, stats);
+}
+
+bool DecodeGeneral(ReceivedPacket& packet, LinkType link, ReceiveStats& stats) {
   return Decode(packet, link, stats);
 }
 

@@ -196,6 +196,109 @@ bool ReceiveInPlace(ReceivedPacket& packet, LinkType link, ReceiveStats& stats);
 size_t ReceiveBurst(std::span<ReceivedPacket> packets, LinkType link,
                     ReceiveStats& stats, std::span<bool> delivered);
 
+// ---------------------------------------------------------------------------
+// Verify: the same decode and validation as Receive, without taking the
+// frame apart.
+//
+// Receive hands up a ReceivedPacket: the headers copied into the packet's
+// header area, the payload trimmed to the transport's bytes, every field
+// decoded (addresses, ports, the TCP header and options, the parse step's
+// 144-byte ParsedPacket), some 670 bytes written per frame. A stack that
+// reads two or three fields of most segments pays for all of them.
+// VerifyFrame judges the frame exactly as Receive would (the same verdict,
+// the same counters in ReceiveStats, every check, every offload state) but
+// leaves the frame as it is and describes it in a VerifiedFrame of 16
+// bytes: where each layer starts, where the transport's payload ends. The
+// fields are then read where they lie, when asked for (HeaderBytes, the
+// header package's views, ReadTCPInfo), as DPDK's mbuf keeps l2_len /
+// l3_len / l4_len and the application reads the headers in place.
+//
+//   VerifiedFrame v;
+//   if (VerifyFrame(frame, LinkType::kEthernet, stats, v)) {
+//     std::array<uint8_t, PacketBuffer::kHeaderCapacity> scratch;
+//     std::span<const uint8_t> h = HeaderBytes(frame, v, scratch);
+//     uint16_t port = LoadBig16(&h[v.transport_offset + 2]);
+//     std::optional<TCPInfo> tcp = ReadTCPInfo(h, v);
+//     std::optional<buffer::Buffer> payload =
+//         frame.data().CloneRange(v.payload_offset, v.payload_length());
+//   }
+
+// VerifiedFrame describes a frame VerifyFrame accepted. Offsets count from
+// the frame's first byte.
+struct VerifiedFrame {
+  // network_offset is where the IP header starts: 14, plus 4 per VLAN tag,
+  // for LinkType::kEthernet; 0 for LinkType::kIP.
+  uint16_t network_offset = 0;
+  // transport_offset is where the TCP or UDP header starts (for a
+  // fragment: where the fragment's data starts).
+  uint16_t transport_offset = 0;
+  // payload_offset is where the transport's payload starts: after the TCP
+  // header with its options or the UDP header (for a fragment, equal to
+  // transport_offset). payload_offset <= PacketBuffer::kHeaderCapacity.
+  uint16_t payload_offset = 0;
+  // network and transport are the protocols found; transport is kNone for
+  // a fragment.
+  NetworkProtocol network = NetworkProtocol::kNone;
+  TransportProtocol transport = TransportProtocol::kNone;
+  // payload_end is one past the payload's last byte: the end of the IP
+  // datagram, or of a UDP datagram shorter than its IP payload. Bytes from
+  // here to the frame's end (Ethernet padding) belong to no layer.
+  uint32_t payload_end = 0;
+  // is_fragment and checksum_verified are ReceivedPacket's.
+  bool is_fragment = false;
+  bool checksum_verified = false;
+
+  // payload_length is the payload's size in bytes.
+  size_t payload_length() const { return payload_end - payload_offset; }
+
+  friend bool operator==(const VerifiedFrame&, const VerifiedFrame&) = default;
+};
+
+// VerifyFrame judges `frame` as Receive would (frame.data() holds the
+// frame, nothing consumed; checksum_status, csum_start and csum say what
+// the NIC did): returns true and describes it in `out`, or counts the
+// reason in `stats` and returns false (`out` is then unspecified). The
+// counts are Receive's, to the counter. `frame` is not modified.
+bool VerifyFrame(const PacketBuffer& frame, LinkType link, ReceiveStats& stats,
+                 VerifiedFrame& out);
+
+// VerifyBurst is VerifyFrame on each of `frames`, with out[i] and
+// delivered[i] what VerifyFrame gives frames[i], and the lines of the
+// next frames requested ahead as ReceiveBurst does. Only the first
+// min(frames.size(), out.size(), delivered.size()) frames are verified.
+// Returns how many were accepted.
+size_t VerifyBurst(std::span<const PacketBuffer> frames, LinkType link,
+                   ReceiveStats& stats, std::span<VerifiedFrame> out,
+                   std::span<bool> delivered);
+
+namespace internal {
+// CopyHeaderBytes is HeaderBytes' copy, for headers that run past the
+// frame's first view.
+std::span<const uint8_t> CopyHeaderBytes(
+    const PacketBuffer& frame, const VerifiedFrame& v,
+    std::span<uint8_t, PacketBuffer::kHeaderCapacity> scratch);
+}  // namespace internal
+
+// HeaderBytes returns the frame's bytes [0, v.payload_offset), every header
+// VerifyFrame checked: a span into the frame's first view when it holds
+// them (no copy; inline, a compare and a branch), else a copy in `scratch`.
+// `v` must be what VerifyFrame returned for `frame`.
+inline std::span<const uint8_t> HeaderBytes(
+    const PacketBuffer& frame, const VerifiedFrame& v,
+    std::span<uint8_t, PacketBuffer::kHeaderCapacity> scratch) {
+  const buffer::Buffer& data = frame.data();
+  if (data.view_count() != 0 && data.views()[0].size() >= v.payload_offset) {
+    return data.views()[0].span().first(v.payload_offset);
+  }
+  return internal::CopyHeaderBytes(frame, v, scratch);
+}
+
+// ReadTCPInfo decodes the TCP header of a frame VerifyFrame accepted, from
+// `headers` (HeaderBytes): Receive's ReceivedPacket::tcp. nullopt when the
+// frame is not a TCP segment (UDP, a fragment) or `headers` is too short.
+std::optional<TCPInfo> ReadTCPInfo(std::span<const uint8_t> headers,
+                                   const VerifiedFrame& v);
+
 }  // namespace ipsum::tcpip
 
 #endif  // IPSUM_TCPIP_RECEIVE_H_

@@ -11,14 +11,21 @@
 // and view layout, and compare everything. ReceiveBurst, which runs the
 // same decode over a vector of frames with the next frames' lines requested
 // ahead, is compared with ReceiveInPlace the same way, frame by frame.
+// VerifyFrame and VerifyBurst, which judge a frame as Receive does without
+// taking it apart, must give the same verdicts and counters on every one of
+// these frames, and describe what Receive delivers: the same offsets,
+// payload bytes, header bytes and TCP fields.
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
+#include <optional>
 #include <random>
 #include <span>
 #include <vector>
 
 #include "buffer/buffer.h"
+#include "checksum/endian.h"
 #include "gtest/gtest.h"
 #include "header/tcp.h"
 #include "tcpip/internal/receive_general.h"
@@ -110,22 +117,64 @@ void ExpectSamePacket(const ReceivedPacket& fast,
   EXPECT_EQ(a.data().size(), b.data().size());
 }
 
+// ExpectSameAsReceived expects `v`, what VerifyFrame found of `frame`, to
+// describe what Receive delivered of the same frame, `r`: the same layers
+// at the same offsets, the same payload bytes, and the same fields when
+// read from the frame (HeaderBytes, ReadTCPInfo) as Receive decoded; and
+// `frame` to be what it was, `bytes`, nothing consumed.
+void ExpectSameAsReceived(const PacketBuffer& frame, const Bytes& bytes,
+                          const VerifiedFrame& v, const ReceivedPacket& r) {
+  EXPECT_TRUE(frame.headers().empty());
+  EXPECT_EQ(frame.data().Flatten(), bytes);
+  EXPECT_EQ(v.network, r.parsed.network);
+  EXPECT_EQ(v.network, r.packet.network_protocol);
+  EXPECT_EQ(v.transport, r.packet.transport_protocol);
+  EXPECT_EQ(v.network_offset, r.parsed.network_offset);
+  EXPECT_EQ(v.transport_offset, r.parsed.transport_offset);
+  EXPECT_EQ(v.payload_offset, r.packet.headers().size());
+  EXPECT_EQ(v.payload_length(), r.packet.data().size());
+  EXPECT_EQ(v.is_fragment, r.is_fragment);
+  EXPECT_EQ(v.checksum_verified, r.checksum_verified);
+  std::optional<buffer::Buffer> payload =
+      frame.data().CloneRange(v.payload_offset, v.payload_length());
+  ASSERT_TRUE(payload.has_value());
+  EXPECT_EQ(payload->Flatten(), r.packet.data().Flatten());
+  std::array<uint8_t, PacketBuffer::kHeaderCapacity> scratch;
+  std::span<const uint8_t> h = HeaderBytes(frame, v, scratch);
+  EXPECT_EQ(Bytes(h.begin(), h.end()),
+            Bytes(r.packet.headers().begin(), r.packet.headers().end()));
+  EXPECT_EQ(ReadTCPInfo(h, v), r.tcp);
+  if (!v.is_fragment) {
+    ASSERT_GE(h.size(), v.transport_offset + 4u);
+    EXPECT_EQ(LoadBig16(&h[v.transport_offset]), r.source_port);
+    EXPECT_EQ(LoadBig16(&h[v.transport_offset + 2]), r.destination_port);
+  }
+}
+
 // Compare runs `bytes` through ReceiveInPlace and through the general path
 // alone, each on its own copy built the same way, into packets that held
 // another frame before (as a driver reuses them), and expects the same
-// outcome. Returns whether the frame was delivered.
+// outcome; and through VerifyFrame, on a third copy, which must judge it
+// as ReceiveInPlace does and describe what it delivers. Returns whether
+// the frame was delivered.
 bool Compare(const Bytes& bytes, const std::vector<size_t>& cuts,
              const RxState& rx, ReceivedPacket& fast, ReceivedPacket& general) {
   fast.packet = Build(bytes, cuts, rx);
   general.packet = Build(bytes, cuts, rx);
-  ReceiveStats fs, gs;
+  const PacketBuffer frame = Build(bytes, cuts, rx);
+  ReceiveStats fs, gs, vs;
   bool fok = ReceiveInPlace(fast, LinkType::kEthernet, fs);
   bool gok =
       internal::ReceiveGeneralForTesting(general, LinkType::kEthernet, gs);
+  VerifiedFrame v;
+  bool vok = VerifyFrame(frame, LinkType::kEthernet, vs, v);
   EXPECT_EQ(fok, gok);
+  EXPECT_EQ(vok, fok);
   ExpectSameStats(fs, gs);
+  ExpectSameStats(vs, fs);
   if (!fok || !gok) return false;
   ExpectSamePacket(fast, general);
+  if (vok) ExpectSameAsReceived(frame, bytes, v, fast);
   return true;
 }
 
@@ -391,6 +440,32 @@ int Burst(const std::vector<Bytes>& frames,
   }
   EXPECT_EQ(many_count, static_cast<size_t>(delivered));
   ExpectSameStats(many_stats, one_stats);
+  // VerifyBurst over the same frames, `burst` at a time, into results that
+  // hold the previous burst's.
+  std::vector<PacketBuffer> frames_in(n);
+  for (size_t i = 0; i < n; ++i)
+    frames_in[i] = Build(frames[i], cuts[i], rx[i]);
+  std::vector<VerifiedFrame> verified(std::min<size_t>(burst, n));
+  std::vector<uint8_t> verify_ok(n);
+  ReceiveStats verify_stats;
+  size_t verify_count = 0;
+  for (size_t at = 0; at < n; at += burst) {
+    const size_t m = std::min(burst, n - at);
+    bool ok[64];
+    verify_count += VerifyBurst(std::span(frames_in).subspan(at, m), link,
+                                verify_stats, verified, std::span(ok, m));
+    for (size_t i = 0; i < m; ++i) {
+      verify_ok[at + i] = ok[i];
+      SCOPED_TRACE(::testing::Message() << "verified frame " << at + i);
+      EXPECT_EQ(ok[i], one_ok[at + i]);
+      if (ok[i] && one_ok[at + i]) {
+        ExpectSameAsReceived(frames_in[at + i], frames[at + i], verified[i],
+                             one[at + i]);
+      }
+    }
+  }
+  EXPECT_EQ(verify_count, static_cast<size_t>(delivered));
+  ExpectSameStats(verify_stats, one_stats);
   for (size_t i = 0; i < n; ++i) {
     SCOPED_TRACE(::testing::Message() << "frame " << i);
     EXPECT_EQ(many_ok[i], one_ok[i]);

@@ -28,10 +28,14 @@
 //   - the general path alone (internal::ReceiveGeneralForTesting, without
 //     the fast path that ReceiveInPlace tries first) gives the same
 //     verdict, counters and packet;
+//   - VerifyFrame and VerifyBurst give Receive's verdict and counters,
+//     leave the frame untouched, and describe what Receive delivered
+//     (offsets, header and payload bytes, TCP fields);
 //   - ParseEthernet/ParseIP of the whole frame and of any prefix holding
 //     its headers agree.
 
 #include <algorithm>
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -177,6 +181,54 @@ Verdict Run(std::span<const uint8_t> frame, LinkType link, uint8_t split,
                      v.packet->packet.network_protocol);
     IPSUM_FUZZ_CHECK(general->packet.transport_protocol ==
                      v.packet->packet.transport_protocol);
+  }
+  // VerifyFrame and VerifyBurst (the frame three times over) judge the
+  // frame as Receive does, leave it as it was, and describe what Receive
+  // delivered: the same offsets, header bytes, payload bytes and TCP
+  // fields.
+  {
+    const PacketBuffer frames[3] = {received(), received(), received()};
+    ReceiveStats verify_stats;
+    VerifiedFrame verified;
+    const bool ok = VerifyFrame(frames[0], link, verify_stats, verified);
+    IPSUM_FUZZ_CHECK(ok == v.delivered);
+    IPSUM_FUZZ_CHECK(verify_stats == stats);
+    ReceiveStats burst_verify_stats;
+    VerifiedFrame burst_verified[3];
+    bool burst_ok[3];
+    IPSUM_FUZZ_CHECK(VerifyBurst(frames, link, burst_verify_stats,
+                                 burst_verified, burst_ok) ==
+                     (ok ? 3u : 0u));
+    IPSUM_FUZZ_CHECK(burst_verify_stats.delivered == 3 * stats.delivered &&
+                     burst_verify_stats.received == 3);
+    for (const PacketBuffer& f : frames) {
+      IPSUM_FUZZ_CHECK(f.headers().empty());
+      IPSUM_FUZZ_CHECK(f.data().Flatten() ==
+                       std::vector<uint8_t>(frame.begin(), frame.end()));
+    }
+    if (ok) {
+      const ReceivedPacket& p = *v.packet;
+      for (const VerifiedFrame& b : burst_verified) {
+        IPSUM_FUZZ_CHECK(b == verified);
+      }
+      IPSUM_FUZZ_CHECK(verified.network == p.packet.network_protocol);
+      IPSUM_FUZZ_CHECK(verified.transport == p.packet.transport_protocol);
+      IPSUM_FUZZ_CHECK(verified.network_offset == p.parsed.network_offset);
+      IPSUM_FUZZ_CHECK(verified.transport_offset == p.parsed.transport_offset);
+      IPSUM_FUZZ_CHECK(verified.is_fragment == p.is_fragment);
+      IPSUM_FUZZ_CHECK(verified.checksum_verified == p.checksum_verified);
+      std::array<uint8_t, PacketBuffer::kHeaderCapacity> scratch;
+      const std::span<const uint8_t> h =
+          HeaderBytes(frames[0], verified, scratch);
+      const std::span<const uint8_t> want = p.packet.headers();
+      IPSUM_FUZZ_CHECK(std::equal(h.begin(), h.end(), want.begin(),
+                                  want.end()));
+      IPSUM_FUZZ_CHECK(ReadTCPInfo(h, verified) == p.tcp);
+      const std::optional<buffer::Buffer> payload = frames[0].data().CloneRange(
+          verified.payload_offset, verified.payload_length());
+      IPSUM_FUZZ_CHECK(payload.has_value() &&
+                       payload->Flatten() == p.packet.data().Flatten());
+    }
   }
   return v;
 }

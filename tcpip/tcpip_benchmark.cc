@@ -32,6 +32,12 @@
 //                              frame; FloorBurst), over the rings of
 //                              BM_ReceiveBurst. Where its ratio to the raw
 //                              checksum stands, no receive path's can go.
+//   BM_VerifyBurst/<mode>/front:<0|1>/frames:<128|32768>
+//                              the same rings handed to VerifyBurst (the
+//                              same judgement as ReceiveBurst, the frame
+//                              described in 16 bytes, not taken apart),
+//                              and the FloorResult fields read from each
+//                              accepted frame's headers where they lie.
 //   BM_RawChecksumFrames/<how>/front:<0|1>/frames:<128|32768>/ahead:<0|1>
 //                              the checksum of the same frames' bytes over
 //                              the same kind of ring, timed the same way:
@@ -56,6 +62,7 @@
 //   taskset -c 1 bazel-bin/tcpip/tcpip_benchmark
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cstdint>
 #include <cstdlib>
@@ -317,25 +324,32 @@ class SplitHeaderPool {
 // a view of their own), with the NIC's checksum status and, for COMPLETE,
 // its sum of the frame from byte 14 on. Its pool holds a header chunk for
 // every frame of the ring (SplitHeaderPool).
+// With `bare`, the ring is of PacketBuffers (`frames`, for VerifyBurst)
+// instead of ReceivedPackets.
 struct ReceiveRing {
-  ReceiveRing(size_t frames, bool front, ChecksumStatus status)
+  ReceiveRing(size_t frames, bool front, ChecksumStatus status,
+              bool bare = false)
       : frame(Frame()),
         pool(frame, !front, frames),
         front(front),
         status(status),
-        packets(frames) {
+        packets(bare ? 0 : frames),
+        bare_frames(bare ? frames : 0) {
     const std::vector<uint8_t> bytes = frame.Flatten();
     frame_bytes = bytes.size();
     nic_sum = checksum::Checksum(std::span(bytes).subspan(14));
   }
 
   void Refill() {
-    for (ReceivedPacket& r : packets) {
-      r.packet = PacketBuffer::FromFrame(UniqueCopy(frame, front));
-      r.packet.checksum_status = status;
-      r.packet.csum_start = 14;
-      r.packet.csum = nic_sum;
-    }
+    for (ReceivedPacket& r : packets) Fill(r.packet);
+    for (PacketBuffer& p : bare_frames) Fill(p);
+  }
+
+  void Fill(PacketBuffer& p) const {
+    p = PacketBuffer::FromFrame(UniqueCopy(frame, front));
+    p.checksum_status = status;
+    p.csum_start = 14;
+    p.csum = nic_sum;
   }
 
   const buffer::Buffer frame;
@@ -345,6 +359,7 @@ struct ReceiveRing {
   size_t frame_bytes = 0;
   uint16_t nic_sum = 0;
   std::vector<ReceivedPacket> packets;
+  std::vector<PacketBuffer> bare_frames;
 };
 
 // BM_ReceiveInPlace times ReceiveInPlace alone: decode, validate and verify
@@ -525,7 +540,7 @@ bool ViewsAreSpans(const buffer::Buffer& b) {
       continue;
     }
     const uint8_t* const t = f + kT;
-    const size_t header_length = size_t{t[12] >> 4} * 4;
+    const size_t header_length = static_cast<size_t>(t[12] >> 4) * 4;
     const size_t tcp_length = ip_length - 20;
     if (header_length < 20 || header_length > tcp_length ||
         kT + header_length > first.size()) {
@@ -608,6 +623,56 @@ void BM_ReceiveFloor(benchmark::State& state) {
   state.SetBytesProcessed(state.iterations() * frames * ring.frame_bytes);
 }
 BENCHMARK(BM_ReceiveFloor)->Apply(BurstArgs)->UseManualTime();
+
+// BM_VerifyBurst is BM_ReceiveBurst with VerifyBurst in place of
+// ReceiveBurst, over the same frames (a ring of PacketBuffers), and after
+// each burst what a stack reads of each segment VerifyBurst accepted: the
+// FloorResult fields (ports, sequence and acknowledgment numbers, flags,
+// payload length), read where they lie (HeaderBytes).
+void BM_VerifyBurst(benchmark::State& state, ChecksumStatus status) {
+  const bool front = state.range(0) == kFront;
+  const auto frames = static_cast<size_t>(state.range(1));
+  ReceiveRing ring(frames, front, status, /*bare=*/true);
+  ReceiveStats stats;
+  std::vector<FloorResult> results(frames);
+  VerifiedFrame verified[kBurst];
+  bool delivered[kBurst];
+  TimedPasses(
+      state, frames, [&] { ring.Refill(); },
+      [&] {
+        for (size_t k = 0; k < frames; k += kBurst) {
+          const size_t n = std::min(kBurst, frames - k);
+          const std::span<const PacketBuffer> burst =
+              std::span(ring.bare_frames).subspan(k, n);
+          VerifyBurst(burst, LinkType::kEthernet, stats, verified, delivered);
+          for (size_t i = 0; i < n; ++i) {
+            if (!delivered[i]) continue;
+            const VerifiedFrame& v = verified[i];
+            std::array<uint8_t, PacketBuffer::kHeaderCapacity> scratch;
+            const std::span<const uint8_t> h =
+                HeaderBytes(burst[i], v, scratch);
+            const uint8_t* const t = h.data() + v.transport_offset;
+            FloorResult& r = results[k + i];
+            r.frame = h.data();
+            r.source_port = LoadBig16(t);
+            r.destination_port = LoadBig16(t + 2);
+            r.seq = LoadBig32(t + 4);
+            r.ack = LoadBig32(t + 8);
+            r.flags = t[13];
+            r.payload_length = static_cast<uint16_t>(v.payload_length());
+          }
+        }
+        benchmark::DoNotOptimize(results.data());
+      });
+  if (stats.delivered != stats.received) state.SkipWithError("dropped");
+  state.SetBytesProcessed(state.iterations() * frames * ring.frame_bytes);
+}
+BENCHMARK_CAPTURE(BM_VerifyBurst, none, ChecksumStatus::kNone)
+    ->Apply(BurstArgs)
+    ->UseManualTime();
+BENCHMARK_CAPTURE(BM_VerifyBurst, unnecessary, ChecksumStatus::kUnnecessary)
+    ->Apply(BurstArgs)
+    ->UseManualTime();
 
 // BM_RawChecksumFrames/<how>/front:<layout> sums the bytes BM_ReceiveInPlace
 // decodes, frame by frame over the same kind of ring: `contiguous`, each

@@ -1,0 +1,399 @@
+// Copyright 2026 The ipsum Authors. SPDX-License-Identifier: Apache-2.0
+//
+// VerifyFrame and VerifyBurst (receive.h): Receive's judgement of a frame
+// without taking it apart. The common shape is judged here at fixed
+// offsets (MatchFast, VerifyFast), every other frame by Receive's own
+// general decoder on a clone of the frame (VerifyGeneral), so that both
+// count and drop exactly as Receive does.
+
+#include <algorithm>
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <span>
+
+#include "buffer/buffer.h"
+#include "checksum/checksum.h"
+#include "checksum/endian.h"
+#include "header/address.h"
+#include "header/protocol.h"
+#include "header/tcp.h"
+#include "header/udp.h"
+#include "tcpip/internal/header_sum.h"
+#include "tcpip/internal/receive_general.h"
+#include "tcpip/packet_buffer.h"
+#include "tcpip/receive.h"
+
+namespace ipsum::tcpip {
+namespace {
+
+using checksum::Combine;
+using checksum::Subtract;
+
+// AtParity, IsOnesComplementZero and IsAlignedTimestamps are receive.cc's
+// (see there), which keeps its own so that its code is compiled as it was
+// measured.
+uint16_t AtParity(uint16_t sum, size_t offset) {
+  return (offset & 1) ? ByteSwap16(sum) : sum;
+}
+bool IsOnesComplementZero(uint16_t sum) { return sum == 0 || sum == 0xffff; }
+[[gnu::always_inline]] inline bool IsAlignedTimestamps(
+    std::span<const uint8_t> area) {
+  return area.size() == 12 && LoadBig32(area.data()) == 0x0101080au;
+}
+
+// RequestLines is ReceiveBurst's (receive.cc), for a frame in a
+// PacketBuffer: the whole frame when software will sum it, else the line
+// that holds the headers.
+[[gnu::always_inline]] inline void RequestLines(const PacketBuffer& frame) {
+  const buffer::Buffer& data = frame.data();
+  if (frame.checksum_status == ChecksumStatus::kNone) {
+    data.Prefetch(internal::kReceivePrefetchBytes);
+  } else if (data.view_count() != 0) {
+    __builtin_prefetch(data.views()[0].data());
+  }
+}
+
+// FastShape is what MatchFast found of a frame of DecodeFast's shape.
+struct FastShape {
+  size_t network_header;    // 20 (IPv4) or 40 (IPv6).
+  size_t ip_length;         // The datagram's, by its header.
+  size_t transport_header;  // The TCP header with its options, or 8.
+  size_t transport_length;  // ip_length - network_header.
+  uint8_t protocol;         // kProtocolTCP or kProtocolUDP.
+  bool udp_no_checksum;     // A UDP checksum of 0 (over IPv4).
+  bool timestamps;          // TCP options NOP NOP Timestamps.
+  bool other_options;       // Any other TCP option list, valid.
+};
+
+// MatchFast reports whether `pkt`'s frame has the shape receive.cc's
+// DecodeFast takes (see there): untagged Ethernet, IPv4 without options
+// and not a fragment, with a valid header checksum, or IPv6 without
+// extension headers; TCP with a valid data offset and option list, or UDP
+// whose length is the IP payload's; exactly as long as the IP header says;
+// every header in the first view; a CHECKSUM_COMPLETE start at most at the
+// transport header. Judged in the first view without changing anything;
+// the shape described in `s`.
+//
+// The same checks as DecodeFast's, written again rather than shared:
+// with DecodeFast built on this function (GCC 12, -O2), ReceiveBurst
+// compiled to other code and ran 6-8% slower with the headers at the
+// front (tcpip_benchmark, BM_ReceiveBurst/none/front:1/frames:128 28.7-29.1
+// -> 30.7-31.6 ns, two alternations; unnecessary 14.5-14.7 -> 15.9-16.4),
+// and keeping DecodeFast's text beside a shared helper was worse still
+// (37-38 ns). receive_fast_test and receive_fuzzer hold the two to the
+// same verdicts on every frame they generate.
+[[gnu::always_inline]] inline bool MatchFast(const PacketBuffer& pkt,
+                                             FastShape& s) {
+  const buffer::Buffer& data = pkt.data();
+  if (!pkt.headers().empty() || data.view_count() == 0) return false;
+  constexpr size_t kLink = 14;  // Ethernet II, untagged.
+  const std::span<const uint8_t> first = data.views()[0].span();
+  // The shortest frame taken: IPv4 and a TCP header without options, or a
+  // UDP one with 12 bytes of data (shorter UDP frames are padded, so
+  // general).
+  if (first.size() < kLink + 20 + header::TCP::kMinSize) return false;
+  const uint8_t* f = first.data();
+  const uint8_t* n = f + kLink;  // The IP header.
+  const size_t frame_size = data.size();
+  // EtherType (bytes 12-13) and the IP header's first byte.
+  const uint32_t type_and_version = LoadBig32(f + 12) & 0xfffff000u;
+  size_t network_header;  // IPv4 or IPv6 header length.
+  size_t ip_length;       // The datagram's, by its header.
+  uint8_t protocol;
+  if (type_and_version == 0x08004000u) {
+    // IPv4 without options (IHL 5).
+    if (n[0] != 0x45) return false;
+    network_header = 20;
+    ip_length = LoadBig16(n + 2);
+    // Neither More Fragments nor a Fragment Offset (the reserved bit and
+    // DF are not the general path's business either).
+    if ((LoadBig16(n + 6) & 0x3fffu) != 0) return false;
+    protocol = n[9];
+  } else if (type_and_version == 0x86dd6000u) {
+    // IPv6, the transport header right after it (no extension header).
+    network_header = 40;
+    if (first.size() < kLink + 40 + header::TCP::kMinSize) return false;
+    ip_length = 40 + size_t{LoadBig16(n + 4)};
+    protocol = n[6];
+  } else {
+    return false;
+  }
+  const bool v4 = network_header == 20;
+  // The datagram is the whole rest of the frame, so nothing is cut off or
+  // padded (and, the frame holding a transport header, longer than the
+  // IP header).
+  if (ip_length != frame_size - kLink) return false;
+  if (v4 && internal::HeaderSum(first.subspan(kLink, 20)) != 0xffff) {
+    return false;
+  }
+  const size_t kT = kLink + network_header;  // The transport header.
+  const size_t transport_length = ip_length - network_header;
+  const uint8_t* t = f + kT;
+  size_t transport_header;
+  bool udp_no_checksum = false;
+  if (protocol == header::kProtocolTCP) {
+    transport_header = static_cast<size_t>(t[12] >> 4) * 4;
+    if (transport_header < header::TCP::kMinSize ||
+        transport_header > transport_length) {
+      return false;
+    }
+  } else if (protocol == header::kProtocolUDP) {
+    if (LoadBig16(t + 4) != transport_length) return false;
+    transport_header = header::UDP::kSize;
+    // RFC 768: a zero checksum means none was sent, allowed over IPv4;
+    // over IPv6 the general path drops it (RFC 8200 section 8.1).
+    udp_no_checksum = LoadBig16(t + 6) == 0;
+    if (udp_no_checksum && !v4) return false;
+  } else {
+    return false;
+  }
+  if (kT + transport_header > first.size()) return false;
+  // Offload metadata: a COMPLETE sum that starts past the frame's end is
+  // the general path's drop; one that starts past the transport header is
+  // its fallback.
+  if (pkt.checksum_status == ChecksumStatus::kComplete && pkt.csum_start > kT) {
+    return false;
+  }
+
+  // A TCP option list is checked before anything is consumed: a bad one is
+  // the general path's drop. The common layouts, none and NOP NOP
+  // Timestamps, cannot be bad and are read later; any other is parsed now.
+  bool timestamps = false;
+  bool other_options = false;
+  if (protocol == header::kProtocolTCP) {
+    const std::span<const uint8_t> area = first.subspan(
+        kT + header::TCP::kMinSize, transport_header - header::TCP::kMinSize);
+    timestamps = IsAlignedTimestamps(area);
+    if (!timestamps && !area.empty()) {
+      if (!header::ParseTCPOptions(area).ok()) return false;
+      other_options = true;
+    }
+  }
+  s.network_header = network_header;
+  s.ip_length = ip_length;
+  s.transport_header = transport_header;
+  s.transport_length = transport_length;
+  s.protocol = protocol;
+  s.udp_no_checksum = udp_no_checksum;
+  s.timestamps = timestamps;
+  s.other_options = other_options;
+  return true;
+}
+
+static_assert(sizeof(VerifiedFrame) == 16);
+
+// FastResult is what VerifyFast did with a frame.
+enum class FastResult : uint8_t { kDelivered, kDropped, kNotTaken };
+
+// VerifyFast is receive.cc's DecodeFast for VerifyFrame: the frames
+// MatchFast takes, judged as DecodeFast judges them (and so as the general
+// path does), and described in `out` with nothing consumed, nothing copied
+// and no field decoded. Every other frame, and every frame the general
+// path would drop for anything but its transport checksum, is left to
+// VerifyGeneral (kNotTaken), so that those drops are counted in one place.
+[[gnu::always_inline]] inline FastResult VerifyFast(const PacketBuffer& frame,
+                                                    ReceiveStats& stats,
+                                                    VerifiedFrame& out) {
+  FastShape s;
+  if (!MatchFast(frame, s)) return FastResult::kNotTaken;
+  constexpr size_t kLink = 14;  // Ethernet II, untagged.
+  const buffer::Buffer& data = frame.data();
+  const uint8_t* const f = data.views()[0].data();
+  const uint8_t* const ip = f + kLink;
+  const size_t kT = kLink + s.network_header;  // The transport header.
+  const size_t payload = kT + s.transport_header;
+  const bool v4 = s.network_header == 20;
+  const bool tcp = s.protocol == header::kProtocolTCP;
+  const ChecksumStatus status = frame.checksum_status;
+  const bool complete = status == ChecksumStatus::kComplete;
+  uint16_t sum = 0;
+  if (!s.udp_no_checksum && (status == ChecksumStatus::kNone || complete)) {
+    const uint16_t pseudo =
+        v4 ? internal::PseudoSum(header::IPv4Address::From(ip + 12),
+                                 header::IPv4Address::From(ip + 16), s.protocol,
+                                 static_cast<uint16_t>(s.transport_length))
+           : internal::PseudoSum(header::IPv6Address::From(ip + 8),
+                                 header::IPv6Address::From(ip + 24), s.protocol,
+                                 static_cast<uint32_t>(s.transport_length));
+    if (complete) {
+      // As DecodeFast: the NIC's sum less that of the bytes from csum_start
+      // (at most kT, MatchFast checked) to the transport header.
+      const size_t start = frame.csum_start;
+      const uint16_t pulled =
+          internal::HeaderSum(std::span(f + start, kT - start));
+      sum = Combine(pseudo, AtParity(Subtract(frame.csum, pulled), kT - start));
+    } else {
+      // The transport's bytes where they lie: from the transport header in
+      // the first view to the frame's end (MatchFast: the datagram is the
+      // rest of the frame), in one ChecksumPieces call for the few views
+      // of a frame, the pieces gathered in a small array (every element of
+      // which is written when it is made: 4, not 16, measured for
+      // BM_ReceiveFloor). Headers in a view of their own: their sum starts
+      // the payload's.
+      const std::span<const buffer::View> views = data.views();
+      constexpr size_t kMaxPieces = 4;
+      if (views.size() <= kMaxPieces) {
+        std::span<const uint8_t> pieces[kMaxPieces];
+        size_t n = 0;
+        uint16_t initial = pseudo;
+        if (views[0].size() > payload) {
+          pieces[n++] = views[0].span().subspan(kT);
+        } else {
+          initial = internal::HeaderSum(std::span(f + kT, s.transport_header),
+                                        pseudo);
+        }
+        for (size_t k = 1; k < views.size(); ++k) pieces[n++] = views[k].span();
+        sum = checksum::ChecksumPieces(std::span(pieces, n), initial);
+      } else {
+        const std::optional<uint16_t> all = data.Checksum(
+            payload, s.transport_length - s.transport_header,
+            internal::HeaderSum(std::span(f + kT, s.transport_header), pseudo));
+        // The range ends at the frame's end; were it not in the frame, the
+        // general path judges the frame.
+        if (!all) return FastResult::kNotTaken;
+        sum = *all;
+      }
+    }
+    if (!IsOnesComplementZero(sum)) {
+      ++stats.dropped[static_cast<size_t>(DropReason::kBadTransportChecksum)];
+      return FastResult::kDropped;
+    }
+    ++(complete ? stats.checksum_complete : stats.checksum_software);
+  } else if (s.udp_no_checksum) {
+    ++stats.udp_no_checksum;
+  } else {
+    ++stats.checksum_unnecessary;  // kUnnecessary, or kPartial looped back.
+  }
+  out.network_offset = kLink;
+  out.transport_offset = static_cast<uint16_t>(kT);
+  out.payload_offset = static_cast<uint16_t>(payload);
+  out.network = v4 ? NetworkProtocol::kIPv4 : NetworkProtocol::kIPv6;
+  out.transport = tcp ? TransportProtocol::kTCP : TransportProtocol::kUDP;
+  out.payload_end = static_cast<uint32_t>(data.size());
+  out.is_fragment = false;
+  out.checksum_verified = !s.udp_no_checksum;
+  ++stats.delivered;
+  return FastResult::kDelivered;
+}
+
+// VerifyGeneral is VerifyFrame for every frame VerifyFast does not take:
+// Receive's general path (Decode) on a clone of the frame, whose views
+// share the frame's chunks (no payload byte is copied; the headers are,
+// into the clone's header area), then the result described. Slower than
+// VerifyFast, as the general path is slower than DecodeFast, and judged
+// exactly as Receive judges the frame because it is Receive's own code.
+bool VerifyGeneral(const PacketBuffer& frame, LinkType link,
+                   ReceiveStats& stats, VerifiedFrame& out) {
+  // Decode's first check, which the clone (of data() alone) would lose.
+  if (!frame.headers().empty()) {
+    ++stats.dropped[static_cast<size_t>(DropReason::kUnsupported)];
+    return false;
+  }
+  ReceivedPacket r;
+  r.packet = PacketBuffer::FromFrame(frame.data().Clone());
+  r.packet.checksum_status = frame.checksum_status;
+  r.packet.csum_start = frame.csum_start;
+  r.packet.csum = frame.csum;
+  if (!internal::DecodeGeneral(r, link, stats)) return false;
+  const ParsedPacket& p = r.parsed;
+  const size_t payload =
+      p.transport_offset + r.packet.Header(Layer::kTransport).size();
+  out.network_offset = static_cast<uint16_t>(p.network_offset);
+  out.transport_offset = static_cast<uint16_t>(p.transport_offset);
+  out.payload_offset = static_cast<uint16_t>(payload);
+  out.network = p.network;
+  out.transport = r.packet.transport_protocol;
+  out.payload_end = static_cast<uint32_t>(payload + r.packet.data().size());
+  out.is_fragment = r.is_fragment;
+  out.checksum_verified = r.checksum_verified;
+  return true;
+}
+
+}  // namespace
+
+bool VerifyFrame(const PacketBuffer& frame, LinkType link, ReceiveStats& stats,
+                 VerifiedFrame& out) {
+  ++stats.received;
+  // As ReceiveInPlace: a frame to sum in software is on its way while its
+  // headers are judged.
+  if (frame.checksum_status == ChecksumStatus::kNone) {
+    frame.data().Prefetch(internal::kReceivePrefetchBytes);
+  }
+  if (link == LinkType::kEthernet) {
+    FastResult r = VerifyFast(frame, stats, out);
+    if (r != FastResult::kNotTaken) return r == FastResult::kDelivered;
+  }
+  return VerifyGeneral(frame, link, stats, out);
+}
+
+size_t VerifyBurst(std::span<const PacketBuffer> frames, LinkType link,
+                   ReceiveStats& stats, std::span<VerifiedFrame> out,
+                   std::span<bool> delivered) {
+  // ReceiveBurst's loop (see there for what is requested how far ahead,
+  // and why).
+  const size_t count = std::min({frames.size(), out.size(), delivered.size()});
+  stats.received += count;
+  for (size_t i = 0; i < count && i < internal::kReceiveBurstAhead; ++i) {
+    RequestLines(frames[i]);
+  }
+  size_t delivered_count = 0;
+  for (size_t i = 0; i < count; ++i) {
+    if (i + internal::kReceiveBurstAhead + 1 < count) {
+      const char* const views = reinterpret_cast<const char*>(
+          &frames[i + internal::kReceiveBurstAhead + 1].data());
+      __builtin_prefetch(views);
+      __builtin_prefetch(views + 64);
+    }
+    if (i + internal::kReceiveBurstAhead < count)
+      RequestLines(frames[i + internal::kReceiveBurstAhead]);
+    FastResult r = FastResult::kNotTaken;
+    if (link == LinkType::kEthernet) r = VerifyFast(frames[i], stats, out[i]);
+    const bool ok = r != FastResult::kNotTaken
+                        ? r == FastResult::kDelivered
+                        : VerifyGeneral(frames[i], link, stats, out[i]);
+    delivered[i] = ok;
+    delivered_count += ok;
+  }
+  return delivered_count;
+}
+
+namespace internal {
+
+std::span<const uint8_t> CopyHeaderBytes(
+    const PacketBuffer& frame, const VerifiedFrame& v,
+    std::span<uint8_t, PacketBuffer::kHeaderCapacity> scratch) {
+  const size_t n = std::min<size_t>(v.payload_offset, scratch.size());
+  if (!frame.data().CopyOut(0, scratch.first(n))) return {};
+  return scratch.first(n);
+}
+
+}  // namespace internal
+
+std::optional<TCPInfo> ReadTCPInfo(std::span<const uint8_t> headers,
+                                   const VerifiedFrame& v) {
+  if (v.transport != TransportProtocol::kTCP ||
+      v.transport_offset > v.payload_offset ||
+      v.payload_offset > headers.size()) {
+    return std::nullopt;
+  }
+  header::Result<header::TCP> tcp = header::TCP::Parse(headers.subspan(
+      v.transport_offset, v.payload_offset - v.transport_offset));
+  if (!tcp.ok()) return std::nullopt;
+  TCPInfo info;
+  if (!tcp->options().empty()) {
+    header::Result<header::TCPOptions> options =
+        header::ParseTCPOptions(tcp->options());
+    if (!options.ok()) return std::nullopt;
+    info.options = *options;
+  }
+  info.seq = tcp->seq();
+  info.ack = tcp->ack();
+  info.flags = tcp->flags();
+  info.window = tcp->window();
+  info.urgent_pointer = tcp->urgent_pointer();
+  return info;
+}
+
+}  // namespace ipsum::tcpip
