@@ -1308,6 +1308,31 @@ uint64_t CopySmall(uint8_t* dst, const uint8_t* p, size_t len) {
 // about a third of the instructions of SumSmall, whose Lanes pair and
 // Native reduction are built for many vectors: the cost here is the
 // instruction count, as in the public Checksum's short path (native_sum.h).
+//
+// Measured and not kept (session 10, fastpath_benchmark, each variant and this
+// code alternated in 3 to 6 processes, 5 repetitions of 0.1 s, medians; "pair"
+// is BM_InterleavedChecksum/len0:64/off0:0/len1:255/off1:5, whose memcpy ran
+// 1.74-1.94 ns; 64/64 and 255/255 are the same loop with one length): the
+// public Checksum's floor is the call, not this code. With SumMedium returning
+// at once (a wrong sum, a probe) the pair ran 1.74-1.92 ns (one process 2.28)
+// against 2.53-2.68, and 64/64 1.73-1.98 (one 2.29) against 2.06-2.17 while
+// memcpy of 64 bytes ran 1.51: the call, the size-class tree and the indirect
+// jump already cost about 1.0x the pair's memcpy, leaving the 1.1x target about
+// 0.2 ns a call for the bytes. Probes that took work out did not move the pair
+// either: no horizontal sum 2.72-2.74 against 2.69-2.77; 255 bytes summed as
+// one vector (three loads and both AddThree gone) 255/255 2.31-2.37 against
+// 2.99-3.01 but the pair 2.47-2.75 against 2.50-2.77; the last vector a plain
+// load 2.71-2.80 against 2.58-2.66; no vzeroupper (-mno-vzeroupper) 2.59-2.62
+// against 2.50-2.83. Two taken jumps added to the 64-byte path: 64/64 2.00-2.30
+// -> 2.23-2.52 ns. Variants: one branch-free shape for every length (four
+// loads, the last three masked, masks by bzhi with the negative ones cleared,
+// two AddThree always), pair 3.49-3.59 against 2.57-2.96 and 64/64 3.49-3.52;
+// the same with the masks from vpcmpub of a byte-index table against the
+// broadcast length, pair 3.10-3.18 against 2.52-2.60, 64/64 2.98-3.01 against
+// 2.02-2.19, 255/255 3.21-3.26 against 2.95-3.19; four vectors falling through
+// to a tail of their own (one taken branch instead of two), 255/255 2.84-3.15
+// against 2.99-3.15 but the pair 2.77-3.00 against 2.53-2.80 (6 processes
+// each).
 uint16_t SumMedium(const uint8_t* p, size_t len, uint16_t initial) {
   __m512i s;
   // The marks lay the tree out so that 64 bytes (a full vector, the
