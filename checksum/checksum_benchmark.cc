@@ -17,6 +17,9 @@
 // loads and stores of the AVX2 copy+sum and, instead of the checksum, 0, 8
 // or 16 vector operations per 256 bytes: its floor.
 //
+// BM_CopyAvx512/len:<bytes>/off:0/ops:<0, 8, 16> (x86-64 with AVX-512) is
+// the same for the AVX-512 copy+sum, per 512 bytes.
+//
 // BM_SumPieces/<implementation>/bytes:1500/pieces:<1, 3, 17> times the sum
 // of a list of pieces (ChecksumPieces), pieces:1 being the contiguous case.
 //
@@ -202,6 +205,96 @@ void BM_CopyAvx2(benchmark::State& state) {
   }
   state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * len));
 }
+
+// CopyAvx512 is CopyAvx2 for X86Avx512CopySum: 512 bytes per step as eight
+// 64-byte loads, each stored right after its load, and `ops` (0, 8 or 16)
+// independent vector operations per 512 bytes on the loaded data instead of
+// the checksum (its loop has 17); then 64-byte steps and the last 64 bytes
+// (overlapping), len >= 64. In assembly, so that this file needs no AVX-512
+// flag; run only where the CPU has AVX-512F and BW.
+void CopyAvx512(uint8_t* dst, const uint8_t* src, size_t len, int ops) {
+  const uint8_t* const end = src + (len & ~size_t{511});
+  if (src < end) {
+#define IPSUM_COPY_LOOP(OPS)                                                \
+  __asm__ volatile(                                                         \
+      "1:\n\t"                                                              \
+      ".irp i, 0, 1, 2, 3, 4, 5, 6, 7\n\t"                                  \
+      "vmovdqu64 64 * \\i(%[s]), %%zmm\\i\n\t"                              \
+      "vmovdqu64 %%zmm\\i, 64 * \\i(%[d])\n\t"                              \
+      ".endr\n\t" OPS                                                       \
+      "addq $512, %[s]\n\t"                                                 \
+      "addq $512, %[d]\n\t"                                                 \
+      "cmpq %[end], %[s]\n\t"                                               \
+      "jb 1b\n\t"                                                           \
+      : [s] "+r"(src), [d] "+r"(dst)                                        \
+      : [end] "r"(end)                                                      \
+      : "cc", "memory", "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5",     \
+        "xmm6", "xmm7", "xmm8", "xmm9", "xmm10", "xmm11", "xmm12", "xmm13", \
+        "xmm14", "xmm15")
+// One add per vector into its own accumulator (zmm8..15), and for 16 an
+// average of the vector with it as well (no longer chain).
+#define IPSUM_ADDS                            \
+  ".irp i, 0, 1, 2, 3, 4, 5, 6, 7\n\t"        \
+  "vpaddq %%zmm\\i, %%zmm1\\i, %%zmm1\\i\n\t" \
+  ".endr\n\t"
+#define IPSUM_AVGS                           \
+  ".irp i, 0, 1, 2, 3, 4, 5, 6, 7\n\t"       \
+  "vpavgw %%zmm\\i, %%zmm1\\i, %%zmm\\i\n\t" \
+  ".endr\n\t"
+    if (ops == 0) {
+      IPSUM_COPY_LOOP("");
+    } else if (ops == 8) {
+      IPSUM_COPY_LOOP(IPSUM_ADDS);
+    } else {
+      IPSUM_COPY_LOOP(IPSUM_ADDS IPSUM_AVGS);
+    }
+#undef IPSUM_AVGS
+#undef IPSUM_ADDS
+#undef IPSUM_COPY_LOOP
+  }
+  len &= 511;
+  for (; len >= 64; len -= 64, src += 64, dst += 64) {
+    __asm__ volatile("vmovdqu64 (%[s]), %%zmm0\n\tvmovdqu64 %%zmm0, (%[d])"
+                     :
+                     : [s] "r"(src), [d] "r"(dst)
+                     : "memory", "xmm0");
+  }
+  if (len > 0) {
+    __asm__ volatile("vmovdqu64 (%[s]), %%zmm0\n\tvmovdqu64 %%zmm0, (%[d])"
+                     :
+                     : [s] "r"(src + len - 64), [d] "r"(dst + len - 64)
+                     : "memory", "xmm0");
+  }
+  __asm__ volatile("vzeroupper" ::: "memory");
+}
+
+// BM_CopyAvx512 is the floor for BM_CopySum/x86_avx512 as BM_CopyAvx2 is
+// for x86_avx2: CopyAvx512 with no operations (ops:0) and with 8 or 16 per
+// 512 bytes in the checksum's place, next to BM_Memcpy. Any exact checksum
+// of 64-bit lanes here needs at least two operations per vector, 16 per
+// 512 bytes: on a core with two 512-bit vector pipes ops:16 is what the
+// fused copy cannot go below (x86_avx512.cc's top comment).
+void BM_CopyAvx512(benchmark::State& state) {
+  if (!__builtin_cpu_supports("avx512f") ||
+      !__builtin_cpu_supports("avx512bw")) {
+    state.SkipWithError("needs x86-64 with AVX-512F and AVX-512BW");
+    return;
+  }
+  const auto len = static_cast<size_t>(state.range(0));
+  const auto off = static_cast<size_t>(state.range(1));
+  const auto ops = static_cast<int>(state.range(2));
+  Bytes src(len + off);
+  Bytes dst(len);
+  const uint8_t* p = src.at(off);
+  uint8_t* q = dst.at(0);
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(p);
+    benchmark::DoNotOptimize(q);
+    CopyAvx512(q, p, len, ops);
+    benchmark::ClobberMemory();
+  }
+  state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * len));
+}
 #endif
 
 // BM_SumPieces times `sum_pieces` over `bytes` bytes held as `pieces`
@@ -276,6 +369,9 @@ const bool kRegistered = [] {
   benchmark::RegisterBenchmark("BM_CopyAvx2", BM_CopyAvx2)
       ->ArgNames({"len", "off", "ops"})
       ->ArgsProduct({{1500, 4096, 16384, 32768, 65536}, {0}, {0, 8, 16}});
+  benchmark::RegisterBenchmark("BM_CopyAvx512", BM_CopyAvx512)
+      ->ArgNames({"len", "off", "ops"})
+      ->ArgsProduct({{1500, 2048, 8192, 16384, 32768, 65536}, {0}, {0, 8, 16}});
 #endif
   for (const Implementation& impl : CompiledImplementations()) {
     benchmark::RegisterBenchmark(
