@@ -142,15 +142,27 @@ void CopyAvx2(uint8_t* dst, const uint8_t* src, size_t len, int ops) {
         "xmm6", "xmm7", "xmm8", "xmm9", "xmm10", "xmm11", "xmm12", "xmm13", \
         "xmm14", "xmm15")
 // One add per vector into its own accumulator (ymm8..15), and for 16 an
-// average of the vector with it as well (no longer chain).
-#define IPSUM_ADDS                            \
-  ".irp i, 0, 1, 2, 3, 4, 5, 6, 7\n\t"        \
-  "vpaddq %%ymm\\i, %%ymm1\\i, %%ymm1\\i\n\t" \
-  ".endr\n\t"
-#define IPSUM_AVGS                           \
-  ".irp i, 0, 1, 2, 3, 4, 5, 6, 7\n\t"       \
-  "vpavgw %%ymm\\i, %%ymm1\\i, %%ymm\\i\n\t" \
-  ".endr\n\t"
+// average of the vector with it as well (no longer chain). Registers 0-15
+// only: ymm16 and up exist only with AVX-512 (EVEX), and this runs on
+// AVX2-only CPUs.
+#define IPSUM_ADDS                      \
+  "vpaddq %%ymm0, %%ymm8, %%ymm8\n\t"   \
+  "vpaddq %%ymm1, %%ymm9, %%ymm9\n\t"   \
+  "vpaddq %%ymm2, %%ymm10, %%ymm10\n\t" \
+  "vpaddq %%ymm3, %%ymm11, %%ymm11\n\t" \
+  "vpaddq %%ymm4, %%ymm12, %%ymm12\n\t" \
+  "vpaddq %%ymm5, %%ymm13, %%ymm13\n\t" \
+  "vpaddq %%ymm6, %%ymm14, %%ymm14\n\t" \
+  "vpaddq %%ymm7, %%ymm15, %%ymm15\n\t"
+#define IPSUM_AVGS                     \
+  "vpavgw %%ymm0, %%ymm8, %%ymm0\n\t"  \
+  "vpavgw %%ymm1, %%ymm9, %%ymm1\n\t"  \
+  "vpavgw %%ymm2, %%ymm10, %%ymm2\n\t" \
+  "vpavgw %%ymm3, %%ymm11, %%ymm3\n\t" \
+  "vpavgw %%ymm4, %%ymm12, %%ymm4\n\t" \
+  "vpavgw %%ymm5, %%ymm13, %%ymm5\n\t" \
+  "vpavgw %%ymm6, %%ymm14, %%ymm6\n\t" \
+  "vpavgw %%ymm7, %%ymm15, %%ymm7\n\t"
     if (ops == 0) {
       IPSUM_COPY_LOOP("");
     } else if (ops == 8) {
@@ -233,14 +245,24 @@ void CopyAvx512(uint8_t* dst, const uint8_t* src, size_t len, int ops) {
         "xmm14", "xmm15")
 // One add per vector into its own accumulator (zmm8..15), and for 16 an
 // average of the vector with it as well (no longer chain).
-#define IPSUM_ADDS                            \
-  ".irp i, 0, 1, 2, 3, 4, 5, 6, 7\n\t"        \
-  "vpaddq %%zmm\\i, %%zmm1\\i, %%zmm1\\i\n\t" \
-  ".endr\n\t"
-#define IPSUM_AVGS                           \
-  ".irp i, 0, 1, 2, 3, 4, 5, 6, 7\n\t"       \
-  "vpavgw %%zmm\\i, %%zmm1\\i, %%zmm\\i\n\t" \
-  ".endr\n\t"
+#define IPSUM_ADDS                      \
+  "vpaddq %%zmm0, %%zmm8, %%zmm8\n\t"   \
+  "vpaddq %%zmm1, %%zmm9, %%zmm9\n\t"   \
+  "vpaddq %%zmm2, %%zmm10, %%zmm10\n\t" \
+  "vpaddq %%zmm3, %%zmm11, %%zmm11\n\t" \
+  "vpaddq %%zmm4, %%zmm12, %%zmm12\n\t" \
+  "vpaddq %%zmm5, %%zmm13, %%zmm13\n\t" \
+  "vpaddq %%zmm6, %%zmm14, %%zmm14\n\t" \
+  "vpaddq %%zmm7, %%zmm15, %%zmm15\n\t"
+#define IPSUM_AVGS                     \
+  "vpavgw %%zmm0, %%zmm8, %%zmm0\n\t"  \
+  "vpavgw %%zmm1, %%zmm9, %%zmm1\n\t"  \
+  "vpavgw %%zmm2, %%zmm10, %%zmm2\n\t" \
+  "vpavgw %%zmm3, %%zmm11, %%zmm3\n\t" \
+  "vpavgw %%zmm4, %%zmm12, %%zmm4\n\t" \
+  "vpavgw %%zmm5, %%zmm13, %%zmm5\n\t" \
+  "vpavgw %%zmm6, %%zmm14, %%zmm6\n\t" \
+  "vpavgw %%zmm7, %%zmm15, %%zmm7\n\t"
     if (ops == 0) {
       IPSUM_COPY_LOOP("");
     } else if (ops == 8) {

@@ -9,6 +9,9 @@
 //                             target is sum >= 0.7x of it at 1500 B..64 KiB.
 //   BM_ReadBaseline512/len:N  the same with 512-bit loads
 //                             (read_baseline_avx512.h), where supported.
+//   BM_ReadOps512/len:N/ops:M the 512-bit read loop with M (8 or 16)
+//                             vector operations per 512 bytes: 16 is the
+//                             fewest an exact sum needs, its floor here.
 //   BM_InCache/<impl>/len:N   the same lengths as BM_ReadBaseline (1500
 //                             .. 64 KiB), in the same run, for the ratio.
 //   BM_Interleaved/<impl>/... alternates two (length, offset) pairs on every
@@ -82,6 +85,128 @@ void BM_ReadBaseline512(benchmark::State& state) {
   }
   state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * len));
 }
+
+#if defined(__x86_64__)
+// ReadOps512 reads data[0, len), len >= 64, as BM_ReadBaseline512's loop
+// does, eight 64-byte loads per 512 bytes, but with `ops` (8 or 16)
+// independent vector operations per 512 bytes on the loaded data (an add
+// into an accumulator per vector, and for 16 an average as well) instead of
+// one OR each; then 64-byte steps and the last 64 bytes (overlapping), with
+// ops / 8 operations each. In assembly, so that this file needs no AVX-512
+// flag; run only where the CPU has AVX-512F and BW.
+void ReadOps512(const uint8_t* p, size_t len, int ops) {
+  const uint8_t* const end = p + (len & ~size_t{511});
+#define IPSUM_READ_STEP(OPS)               \
+  ".irp i, 0, 1, 2, 3, 4, 5, 6, 7\n\t"     \
+  "vmovdqu64 64 * \\i(%[p]), %%zmm\\i\n\t" \
+  ".endr\n\t" OPS                          \
+  "addq $512, %[p]\n\t"                    \
+  "cmpq %[end], %[p]\n\t"                  \
+  "jb 1b\n\t"
+#define IPSUM_ADDS                      \
+  "vpaddq %%zmm0, %%zmm8, %%zmm8\n\t"   \
+  "vpaddq %%zmm1, %%zmm9, %%zmm9\n\t"   \
+  "vpaddq %%zmm2, %%zmm10, %%zmm10\n\t" \
+  "vpaddq %%zmm3, %%zmm11, %%zmm11\n\t" \
+  "vpaddq %%zmm4, %%zmm12, %%zmm12\n\t" \
+  "vpaddq %%zmm5, %%zmm13, %%zmm13\n\t" \
+  "vpaddq %%zmm6, %%zmm14, %%zmm14\n\t" \
+  "vpaddq %%zmm7, %%zmm15, %%zmm15\n\t"
+#define IPSUM_AVGS                     \
+  "vpavgw %%zmm0, %%zmm8, %%zmm0\n\t"  \
+  "vpavgw %%zmm1, %%zmm9, %%zmm1\n\t"  \
+  "vpavgw %%zmm2, %%zmm10, %%zmm2\n\t" \
+  "vpavgw %%zmm3, %%zmm11, %%zmm3\n\t" \
+  "vpavgw %%zmm4, %%zmm12, %%zmm4\n\t" \
+  "vpavgw %%zmm5, %%zmm13, %%zmm5\n\t" \
+  "vpavgw %%zmm6, %%zmm14, %%zmm6\n\t" \
+  "vpavgw %%zmm7, %%zmm15, %%zmm7\n\t"
+#define IPSUM_CLOBBERS                                                     \
+  "cc", "memory", "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6",  \
+      "xmm7", "xmm8", "xmm9", "xmm10", "xmm11", "xmm12", "xmm13", "xmm14", \
+      "xmm15"
+  if (p < end) {
+    if (ops == 8) {
+      __asm__ volatile("1:\n\t" IPSUM_READ_STEP(IPSUM_ADDS)
+                       : [p] "+r"(p)
+                       : [end] "r"(end)
+                       : IPSUM_CLOBBERS);
+    } else {
+      __asm__ volatile("1:\n\t" IPSUM_READ_STEP(IPSUM_ADDS IPSUM_AVGS)
+                       : [p] "+r"(p)
+                       : [end] "r"(end)
+                       : IPSUM_CLOBBERS);
+    }
+  }
+  // The rest: its whole vectors before the last 64 bytes of the buffer,
+  // then those (overlapping), each with ops / 8 operations.
+  len &= 511;
+  if (len > 0) {
+    const uint8_t* const last = p + len - 64;
+    if (ops == 8) {
+      __asm__ volatile(
+          "jmp 3f\n\t"
+          "2:\n\t"
+          "vmovdqu64 (%[p]), %%zmm0\n\t"
+          "vpaddq %%zmm0, %%zmm8, %%zmm8\n\t"
+          "addq $64, %[p]\n\t"
+          "3:\n\t"
+          "cmpq %[last], %[p]\n\t"
+          "jb 2b\n\t"
+          "vmovdqu64 (%[last]), %%zmm0\n\t"
+          "vpaddq %%zmm0, %%zmm8, %%zmm8\n\t"
+          : [p] "+r"(p)
+          : [last] "r"(last)
+          : IPSUM_CLOBBERS);
+    } else {
+      __asm__ volatile(
+          "jmp 3f\n\t"
+          "2:\n\t"
+          "vmovdqu64 (%[p]), %%zmm0\n\t"
+          "vpaddq %%zmm0, %%zmm8, %%zmm8\n\t"
+          "vpavgw %%zmm0, %%zmm9, %%zmm0\n\t"
+          "addq $64, %[p]\n\t"
+          "3:\n\t"
+          "cmpq %[last], %[p]\n\t"
+          "jb 2b\n\t"
+          "vmovdqu64 (%[last]), %%zmm0\n\t"
+          "vpaddq %%zmm0, %%zmm8, %%zmm8\n\t"
+          "vpavgw %%zmm0, %%zmm9, %%zmm0\n\t"
+          : [p] "+r"(p)
+          : [last] "r"(last)
+          : IPSUM_CLOBBERS);
+    }
+  }
+#undef IPSUM_CLOBBERS
+#undef IPSUM_AVGS
+#undef IPSUM_ADDS
+#undef IPSUM_READ_STEP
+  __asm__ volatile("vzeroupper" ::: "memory");
+}
+
+// BM_ReadOps512 is BM_ReadBaseline512 with the fewest vector operations an
+// exact sum needs (ops:16: an add per 64 bytes for the lanes and one for
+// the carries they drop; x86_avx512's loop has 17 per 512 bytes) or half of
+// them (ops:8), and nothing else: what no AVX-512 sum can go below on this
+// core. On a core with two 512-bit vector pipes it is the operations, not
+// the loads, that bound ops:16.
+void BM_ReadOps512(benchmark::State& state) {
+  if (!ReadBaseline512Supported()) {
+    state.SkipWithError("needs x86-64 with AVX-512F and AVX-512BW");
+    return;
+  }
+  const auto len = static_cast<size_t>(state.range(0));
+  const auto ops = static_cast<int>(state.range(1));
+  Buffer buf(len);
+  const uint8_t* p = buf.at(0);
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(p);
+    ReadOps512(p, len, ops);
+    benchmark::ClobberMemory();
+  }
+  state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * len));
+}
+#endif
 
 // BM_Interleaved alternates (len0, off0) and (len1, off1) on every call.
 void BM_Interleaved(benchmark::State& state, const Implementation* impl) {
@@ -247,8 +372,8 @@ void ShortCases(benchmark::internal::Benchmark* b) {
 // the read baselines: an MTU (1500, and 1536 = 3 x 512), powers of two up to
 // 64 KiB, and the odd tails 32767 and 65535.
 void InCacheLengths(benchmark::internal::Benchmark* b) {
-  for (int64_t len : {1500, 1536, 2048, 4096, 8192, 16384, 32767, 32768,
-                      65535, 65536}) {
+  for (int64_t len :
+       {1500, 1536, 2048, 4096, 8192, 16384, 32767, 32768, 65535, 65536}) {
     b->Arg(len);
   }
 }
@@ -263,6 +388,11 @@ BENCHMARK(BM_ReadBaseline512)
     ->Apply(InCacheLengths)
     ->Arg(k4MiB)
     ->Arg(k64MiB);
+#if defined(__x86_64__)
+BENCHMARK(BM_ReadOps512)
+    ->ArgNames({"len", "ops"})
+    ->ArgsProduct({{1500, 2048, 4096, 16384, 65536}, {8, 16}});
+#endif
 BENCHMARK(BM_MemcpyOutOfCache)->ArgName("len")->Arg(k4MiB)->Arg(k64MiB);
 BENCHMARK(BM_ShortChecksum)->Apply(ShortCases);
 BENCHMARK(BM_ShortMemcpy)->Apply(ShortCases);
