@@ -35,6 +35,7 @@
 #include "benchmark/benchmark.h"
 #include "checksum/checksum.h"
 #include "checksum/internal/bench_bytes.h"
+#include "checksum/internal/bench_vector_ops.h"
 #include "checksum/internal/impl.h"
 #include "checksum/internal/reference.h"
 
@@ -115,91 +116,85 @@ void BM_Memcpy(benchmark::State& state) {
 }
 
 #if defined(__x86_64__)
-// CopyAvx2 copies src[0, len), len >= 32, to dst with the loads and stores
-// of X86Avx2CopySum's loop and `ops` (0, 8 or 16) independent vector
-// operations per 256 bytes on the loaded data instead of the checksum (its
-// loop has 17): 256 bytes per step, each 32-byte store right after its
-// load, then 32-byte steps and the last 32 bytes (overlapping), which have
-// no operations. In assembly, so that this file needs no -mavx2; run only
-// where the CPU has AVX2.
-void CopyAvx2(uint8_t* dst, const uint8_t* src, size_t len, int ops) {
-  const uint8_t* const end = src + (len & ~size_t{255});
-  if (src < end) {
-#define IPSUM_COPY_LOOP(OPS)                                                \
+// CopyFloor copies src[0, len), len >= kVector, to dst with the loads and
+// stores of a fused copy+sum loop and `ops` (0, 8 or 16) independent vector
+// operations per step of eight vectors on the loaded data instead of the
+// checksum (bench_vector_ops.h): each vector stored right after its load,
+// then single vectors and the last kVector bytes (overlapping), which have
+// no operations. kVector 32: X86Avx2CopySum's loop (17 operations per 256
+// bytes), needs AVX2; kVector 64: X86Avx512CopySum's (17 per 512 bytes),
+// needs AVX-512F and BW.
+template <int kVector>
+void CopyFloor(uint8_t* dst, const uint8_t* src, size_t len, int ops) {
+  static_assert(kVector == 32 || kVector == 64);
+  constexpr size_t kStep = 8 * kVector;
+  const uint8_t* const end = src + len / kStep * kStep;
+#define IPSUM_COPY_LOOP(R, MOV, VEC, OPS)                                   \
   __asm__ volatile(                                                         \
       "1:\n\t"                                                              \
-      ".irp i, 0, 1, 2, 3, 4, 5, 6, 7\n\t"                                  \
-      "vmovdqu 32 * \\i(%[s]), %%ymm\\i\n\t"                                \
-      "vmovdqu %%ymm\\i, 32 * \\i(%[d])\n\t"                                \
+      ".irp i, 0, 1, 2, 3, 4, 5, 6, 7\n\t" MOV " " VEC " * \\i(%[s]), %%" R \
+      "\\i\n\t" MOV " %%" R "\\i, " VEC                                     \
+      " * \\i(%[d])\n\t"                                                    \
       ".endr\n\t" OPS                                                       \
-      "addq $256, %[s]\n\t"                                                 \
-      "addq $256, %[d]\n\t"                                                 \
+      "addq %[step], %[s]\n\t"                                              \
+      "addq %[step], %[d]\n\t"                                              \
       "cmpq %[end], %[s]\n\t"                                               \
       "jb 1b\n\t"                                                           \
       : [s] "+r"(src), [d] "+r"(dst)                                        \
-      : [end] "r"(end)                                                      \
-      : "cc", "memory", "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5",     \
-        "xmm6", "xmm7", "xmm8", "xmm9", "xmm10", "xmm11", "xmm12", "xmm13", \
-        "xmm14", "xmm15")
-// One add per vector into its own accumulator (ymm8..15), and for 16 an
-// average of the vector with it as well (no longer chain). Registers 0-15
-// only: ymm16 and up exist only with AVX-512 (EVEX), and this runs on
-// AVX2-only CPUs.
-#define IPSUM_ADDS                      \
-  "vpaddq %%ymm0, %%ymm8, %%ymm8\n\t"   \
-  "vpaddq %%ymm1, %%ymm9, %%ymm9\n\t"   \
-  "vpaddq %%ymm2, %%ymm10, %%ymm10\n\t" \
-  "vpaddq %%ymm3, %%ymm11, %%ymm11\n\t" \
-  "vpaddq %%ymm4, %%ymm12, %%ymm12\n\t" \
-  "vpaddq %%ymm5, %%ymm13, %%ymm13\n\t" \
-  "vpaddq %%ymm6, %%ymm14, %%ymm14\n\t" \
-  "vpaddq %%ymm7, %%ymm15, %%ymm15\n\t"
-#define IPSUM_AVGS                     \
-  "vpavgw %%ymm0, %%ymm8, %%ymm0\n\t"  \
-  "vpavgw %%ymm1, %%ymm9, %%ymm1\n\t"  \
-  "vpavgw %%ymm2, %%ymm10, %%ymm2\n\t" \
-  "vpavgw %%ymm3, %%ymm11, %%ymm3\n\t" \
-  "vpavgw %%ymm4, %%ymm12, %%ymm4\n\t" \
-  "vpavgw %%ymm5, %%ymm13, %%ymm5\n\t" \
-  "vpavgw %%ymm6, %%ymm14, %%ymm6\n\t" \
-  "vpavgw %%ymm7, %%ymm15, %%ymm7\n\t"
-    if (ops == 0) {
-      IPSUM_COPY_LOOP("");
-    } else if (ops == 8) {
-      IPSUM_COPY_LOOP(IPSUM_ADDS);
-    } else {
-      IPSUM_COPY_LOOP(IPSUM_ADDS IPSUM_AVGS);
-    }
-#undef IPSUM_AVGS
-#undef IPSUM_ADDS
+      : [end] "r"(end), [step] "i"(kStep)                                   \
+      : IPSUM_BENCH_CLOBBERS)
+#define IPSUM_COPY_ONE(R, MOV, S, D)                                   \
+  __asm__ volatile(MOV " (%[s]), %%" R "0\n\t" MOV " %%" R "0, (%[d])" \
+                   :                                                   \
+                   : [s] "r"(S), [d] "r"(D)                            \
+                   : "memory", "xmm0")
+#define IPSUM_COPY_ALL(R, MOV, VEC)                                          \
+  if (src < end) {                                                           \
+    if (ops == 0) {                                                          \
+      IPSUM_COPY_LOOP(R, MOV, VEC, "");                                      \
+    } else if (ops == 8) {                                                   \
+      IPSUM_COPY_LOOP(R, MOV, VEC, IPSUM_BENCH_ADDS(R));                     \
+    } else {                                                                 \
+      IPSUM_COPY_LOOP(R, MOV, VEC, IPSUM_BENCH_ADDS(R) IPSUM_BENCH_AVGS(R)); \
+    }                                                                        \
+  }                                                                          \
+  len %= kStep;                                                              \
+  for (; len >= kVector; len -= kVector, src += kVector, dst += kVector) {   \
+    IPSUM_COPY_ONE(R, MOV, src, dst);                                        \
+  }                                                                          \
+  if (len > 0) IPSUM_COPY_ONE(R, MOV, src + len - kVector, dst + len - kVector)
+  if constexpr (kVector == 32) {
+    IPSUM_COPY_ALL("ymm", "vmovdqu", "32");
+  } else {
+    IPSUM_COPY_ALL("zmm", "vmovdqu64", "64");
+  }
+#undef IPSUM_COPY_ALL
+#undef IPSUM_COPY_ONE
 #undef IPSUM_COPY_LOOP
-  }
-  len &= 255;
-  for (; len >= 32; len -= 32, src += 32, dst += 32) {
-    __asm__ volatile("vmovdqu (%[s]), %%ymm0\n\tvmovdqu %%ymm0, (%[d])"
-                     :
-                     : [s] "r"(src), [d] "r"(dst)
-                     : "memory", "xmm0");
-  }
-  if (len > 0) {
-    __asm__ volatile("vmovdqu (%[s]), %%ymm0\n\tvmovdqu %%ymm0, (%[d])"
-                     :
-                     : [s] "r"(src + len - 32), [d] "r"(dst + len - 32)
-                     : "memory", "xmm0");
-  }
   __asm__ volatile("vzeroupper" ::: "memory");
 }
 
-// BM_CopyAvx2 is the floor for BM_CopySum/x86_avx2: CopyAvx2, the same
-// loads and stores without the checksum (ops:0), and with 8 or 16 vector
-// operations per 256 bytes in its place (ops:8, ops:16), next to BM_Memcpy
-// (which glibc does with 64-byte AVX-512 stores here up to 2 KiB and with
-// rep movsb above, which writes whole lines without reading them first).
-// A checksum needs an add per vector and something per vector that keeps
-// the carries (17 operations per 256 bytes in X86Avx2CopySum).
-void BM_CopyAvx2(benchmark::State& state) {
-  if (!__builtin_cpu_supports("avx2")) {
-    state.SkipWithError("needs x86-64 with AVX2");
+// BM_CopyFloor<kVector> times CopyFloor<kVector>, the loads and stores of a
+// fused copy+sum without the checksum (ops:0) and with 8 or 16 vector
+// operations per step in its place (ops:8, ops:16), next to BM_Memcpy
+// (which glibc does with 64-byte AVX-512 stores up to 2 KiB and with rep
+// movsb above, which writes whole lines without reading them first).
+// Registered as BM_CopyAvx2 (kVector 32), the floor for
+// BM_CopySum/x86_avx2, and BM_CopyAvx512 (kVector 64), the floor for
+// BM_CopySum/x86_avx512. A checksum needs an add per vector and something
+// per vector that keeps the carries: 17 operations per step in both loops,
+// and at least 16 in any exact one, so on a core with two 512-bit vector
+// pipes BM_CopyAvx512's ops:16 is what the fused copy cannot go below
+// (x86_avx512.cc's top comment).
+template <int kVector>
+void BM_CopyFloor(benchmark::State& state) {
+  const bool supported = kVector == 32 ? __builtin_cpu_supports("avx2")
+                                       : __builtin_cpu_supports("avx512f") &&
+                                             __builtin_cpu_supports("avx512bw");
+  if (!supported) {
+    state.SkipWithError(kVector == 32
+                            ? "needs x86-64 with AVX2"
+                            : "needs x86-64 with AVX-512F and AVX-512BW");
     return;
   }
   const auto len = static_cast<size_t>(state.range(0));
@@ -212,107 +207,7 @@ void BM_CopyAvx2(benchmark::State& state) {
   for (auto _ : state) {
     benchmark::DoNotOptimize(p);
     benchmark::DoNotOptimize(q);
-    CopyAvx2(q, p, len, ops);
-    benchmark::ClobberMemory();
-  }
-  state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * len));
-}
-
-// CopyAvx512 is CopyAvx2 for X86Avx512CopySum: 512 bytes per step as eight
-// 64-byte loads, each stored right after its load, and `ops` (0, 8 or 16)
-// independent vector operations per 512 bytes on the loaded data instead of
-// the checksum (its loop has 17); then 64-byte steps and the last 64 bytes
-// (overlapping), len >= 64. In assembly, so that this file needs no AVX-512
-// flag; run only where the CPU has AVX-512F and BW.
-void CopyAvx512(uint8_t* dst, const uint8_t* src, size_t len, int ops) {
-  const uint8_t* const end = src + (len & ~size_t{511});
-  if (src < end) {
-#define IPSUM_COPY_LOOP(OPS)                                                \
-  __asm__ volatile(                                                         \
-      "1:\n\t"                                                              \
-      ".irp i, 0, 1, 2, 3, 4, 5, 6, 7\n\t"                                  \
-      "vmovdqu64 64 * \\i(%[s]), %%zmm\\i\n\t"                              \
-      "vmovdqu64 %%zmm\\i, 64 * \\i(%[d])\n\t"                              \
-      ".endr\n\t" OPS                                                       \
-      "addq $512, %[s]\n\t"                                                 \
-      "addq $512, %[d]\n\t"                                                 \
-      "cmpq %[end], %[s]\n\t"                                               \
-      "jb 1b\n\t"                                                           \
-      : [s] "+r"(src), [d] "+r"(dst)                                        \
-      : [end] "r"(end)                                                      \
-      : "cc", "memory", "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5",     \
-        "xmm6", "xmm7", "xmm8", "xmm9", "xmm10", "xmm11", "xmm12", "xmm13", \
-        "xmm14", "xmm15")
-// One add per vector into its own accumulator (zmm8..15), and for 16 an
-// average of the vector with it as well (no longer chain).
-#define IPSUM_ADDS                      \
-  "vpaddq %%zmm0, %%zmm8, %%zmm8\n\t"   \
-  "vpaddq %%zmm1, %%zmm9, %%zmm9\n\t"   \
-  "vpaddq %%zmm2, %%zmm10, %%zmm10\n\t" \
-  "vpaddq %%zmm3, %%zmm11, %%zmm11\n\t" \
-  "vpaddq %%zmm4, %%zmm12, %%zmm12\n\t" \
-  "vpaddq %%zmm5, %%zmm13, %%zmm13\n\t" \
-  "vpaddq %%zmm6, %%zmm14, %%zmm14\n\t" \
-  "vpaddq %%zmm7, %%zmm15, %%zmm15\n\t"
-#define IPSUM_AVGS                     \
-  "vpavgw %%zmm0, %%zmm8, %%zmm0\n\t"  \
-  "vpavgw %%zmm1, %%zmm9, %%zmm1\n\t"  \
-  "vpavgw %%zmm2, %%zmm10, %%zmm2\n\t" \
-  "vpavgw %%zmm3, %%zmm11, %%zmm3\n\t" \
-  "vpavgw %%zmm4, %%zmm12, %%zmm4\n\t" \
-  "vpavgw %%zmm5, %%zmm13, %%zmm5\n\t" \
-  "vpavgw %%zmm6, %%zmm14, %%zmm6\n\t" \
-  "vpavgw %%zmm7, %%zmm15, %%zmm7\n\t"
-    if (ops == 0) {
-      IPSUM_COPY_LOOP("");
-    } else if (ops == 8) {
-      IPSUM_COPY_LOOP(IPSUM_ADDS);
-    } else {
-      IPSUM_COPY_LOOP(IPSUM_ADDS IPSUM_AVGS);
-    }
-#undef IPSUM_AVGS
-#undef IPSUM_ADDS
-#undef IPSUM_COPY_LOOP
-  }
-  len &= 511;
-  for (; len >= 64; len -= 64, src += 64, dst += 64) {
-    __asm__ volatile("vmovdqu64 (%[s]), %%zmm0\n\tvmovdqu64 %%zmm0, (%[d])"
-                     :
-                     : [s] "r"(src), [d] "r"(dst)
-                     : "memory", "xmm0");
-  }
-  if (len > 0) {
-    __asm__ volatile("vmovdqu64 (%[s]), %%zmm0\n\tvmovdqu64 %%zmm0, (%[d])"
-                     :
-                     : [s] "r"(src + len - 64), [d] "r"(dst + len - 64)
-                     : "memory", "xmm0");
-  }
-  __asm__ volatile("vzeroupper" ::: "memory");
-}
-
-// BM_CopyAvx512 is the floor for BM_CopySum/x86_avx512 as BM_CopyAvx2 is
-// for x86_avx2: CopyAvx512 with no operations (ops:0) and with 8 or 16 per
-// 512 bytes in the checksum's place, next to BM_Memcpy. Any exact checksum
-// of 64-bit lanes here needs at least two operations per vector, 16 per
-// 512 bytes: on a core with two 512-bit vector pipes ops:16 is what the
-// fused copy cannot go below (x86_avx512.cc's top comment).
-void BM_CopyAvx512(benchmark::State& state) {
-  if (!__builtin_cpu_supports("avx512f") ||
-      !__builtin_cpu_supports("avx512bw")) {
-    state.SkipWithError("needs x86-64 with AVX-512F and AVX-512BW");
-    return;
-  }
-  const auto len = static_cast<size_t>(state.range(0));
-  const auto off = static_cast<size_t>(state.range(1));
-  const auto ops = static_cast<int>(state.range(2));
-  Bytes src(len + off);
-  Bytes dst(len);
-  const uint8_t* p = src.at(off);
-  uint8_t* q = dst.at(0);
-  for (auto _ : state) {
-    benchmark::DoNotOptimize(p);
-    benchmark::DoNotOptimize(q);
-    CopyAvx512(q, p, len, ops);
+    CopyFloor<kVector>(q, p, len, ops);
     benchmark::ClobberMemory();
   }
   state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * len));
@@ -388,10 +283,10 @@ const bool kRegistered = [] {
   }
   benchmark::RegisterBenchmark("BM_Memcpy", BM_Memcpy)->Apply(Lengths);
 #if defined(__x86_64__)
-  benchmark::RegisterBenchmark("BM_CopyAvx2", BM_CopyAvx2)
+  benchmark::RegisterBenchmark("BM_CopyAvx2", BM_CopyFloor<32>)
       ->ArgNames({"len", "off", "ops"})
       ->ArgsProduct({{1500, 4096, 16384, 32768, 65536}, {0}, {0, 8, 16}});
-  benchmark::RegisterBenchmark("BM_CopyAvx512", BM_CopyAvx512)
+  benchmark::RegisterBenchmark("BM_CopyAvx512", BM_CopyFloor<64>)
       ->ArgNames({"len", "off", "ops"})
       ->ArgsProduct({{1500, 2048, 8192, 16384, 32768, 65536}, {0}, {0, 8, 16}});
 #endif

@@ -39,6 +39,7 @@
 #include "benchmark/benchmark.h"
 #include "checksum/checksum.h"
 #include "checksum/internal/bench_bytes.h"
+#include "checksum/internal/bench_vector_ops.h"
 #include "checksum/internal/impl.h"
 #include "checksum/read_baseline_avx2.h"
 #include "checksum/read_baseline_avx512.h"
@@ -96,91 +97,42 @@ void BM_ReadBaseline512(benchmark::State& state) {
 // flag; run only where the CPU has AVX-512F and BW.
 void ReadOps512(const uint8_t* p, size_t len, int ops) {
   const uint8_t* const end = p + (len & ~size_t{511});
-#define IPSUM_READ_STEP(OPS)               \
-  ".irp i, 0, 1, 2, 3, 4, 5, 6, 7\n\t"     \
-  "vmovdqu64 64 * \\i(%[p]), %%zmm\\i\n\t" \
-  ".endr\n\t" OPS                          \
-  "addq $512, %[p]\n\t"                    \
-  "cmpq %[end], %[p]\n\t"                  \
-  "jb 1b\n\t"
-#define IPSUM_ADDS                      \
-  "vpaddq %%zmm0, %%zmm8, %%zmm8\n\t"   \
-  "vpaddq %%zmm1, %%zmm9, %%zmm9\n\t"   \
-  "vpaddq %%zmm2, %%zmm10, %%zmm10\n\t" \
-  "vpaddq %%zmm3, %%zmm11, %%zmm11\n\t" \
-  "vpaddq %%zmm4, %%zmm12, %%zmm12\n\t" \
-  "vpaddq %%zmm5, %%zmm13, %%zmm13\n\t" \
-  "vpaddq %%zmm6, %%zmm14, %%zmm14\n\t" \
-  "vpaddq %%zmm7, %%zmm15, %%zmm15\n\t"
-#define IPSUM_AVGS                     \
-  "vpavgw %%zmm0, %%zmm8, %%zmm0\n\t"  \
-  "vpavgw %%zmm1, %%zmm9, %%zmm1\n\t"  \
-  "vpavgw %%zmm2, %%zmm10, %%zmm2\n\t" \
-  "vpavgw %%zmm3, %%zmm11, %%zmm3\n\t" \
-  "vpavgw %%zmm4, %%zmm12, %%zmm4\n\t" \
-  "vpavgw %%zmm5, %%zmm13, %%zmm5\n\t" \
-  "vpavgw %%zmm6, %%zmm14, %%zmm6\n\t" \
-  "vpavgw %%zmm7, %%zmm15, %%zmm7\n\t"
-#define IPSUM_CLOBBERS                                                     \
-  "cc", "memory", "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6",  \
-      "xmm7", "xmm8", "xmm9", "xmm10", "xmm11", "xmm12", "xmm13", "xmm14", \
-      "xmm15"
-  if (p < end) {
-    if (ops == 8) {
-      __asm__ volatile("1:\n\t" IPSUM_READ_STEP(IPSUM_ADDS)
-                       : [p] "+r"(p)
-                       : [end] "r"(end)
-                       : IPSUM_CLOBBERS);
-    } else {
-      __asm__ volatile("1:\n\t" IPSUM_READ_STEP(IPSUM_ADDS IPSUM_AVGS)
-                       : [p] "+r"(p)
-                       : [end] "r"(end)
-                       : IPSUM_CLOBBERS);
-    }
+  const uint8_t* const last = p + len - 64;
+  // The loop over 512-byte steps, then the whole vectors before the last 64
+  // bytes of the buffer and, if any bytes are left, those (overlapping),
+  // each vector with its share of the operations (one for 8, two for 16).
+#define IPSUM_READ(OPS, ONE)                                  \
+  __asm__ volatile(                                           \
+      "cmpq %[end], %[p]\n\t"                                 \
+      "jae 2f\n\t"                                            \
+      "1:\n\t"                                                \
+      ".irp i, 0, 1, 2, 3, 4, 5, 6, 7\n\t"                    \
+      "vmovdqu64 64 * \\i(%[p]), %%zmm\\i\n\t"                \
+      ".endr\n\t" OPS                                         \
+      "addq $512, %[p]\n\t"                                   \
+      "cmpq %[end], %[p]\n\t"                                 \
+      "jb 1b\n\t"                                             \
+      "jmp 2f\n\t"                                            \
+      "3:\n\t"                                                \
+      "vmovdqu64 (%[p]), %%zmm0\n\t" ONE                      \
+      "addq $64, %[p]\n\t"                                    \
+      "2:\n\t"                                                \
+      "cmpq %[last], %[p]\n\t"                                \
+      "jb 3b\n\t"                                             \
+      "cmpq %[stop], %[p]\n\t"                                \
+      "jae 4f\n\t"                                            \
+      "vmovdqu64 (%[last]), %%zmm0\n\t" ONE "4:\n\t"          \
+      : [p] "+r"(p)                                           \
+      : [end] "r"(end), [last] "r"(last), [stop] "r"(p + len) \
+      : IPSUM_BENCH_CLOBBERS)
+  if (ops == 8) {
+    IPSUM_READ(IPSUM_BENCH_ADDS("zmm"), "vpaddq %%zmm0, %%zmm8, %%zmm8\n\t");
+  } else {
+    IPSUM_READ(IPSUM_BENCH_ADDS("zmm") IPSUM_BENCH_AVGS("zmm"),
+               "vpaddq %%zmm0, %%zmm8, %%zmm8\n\t"
+               "vpavgw %%zmm0, %%zmm8, %%zmm0\n\t");
   }
-  // The rest: its whole vectors before the last 64 bytes of the buffer,
-  // then those (overlapping), each with ops / 8 operations.
-  len &= 511;
-  if (len > 0) {
-    const uint8_t* const last = p + len - 64;
-    if (ops == 8) {
-      __asm__ volatile(
-          "jmp 3f\n\t"
-          "2:\n\t"
-          "vmovdqu64 (%[p]), %%zmm0\n\t"
-          "vpaddq %%zmm0, %%zmm8, %%zmm8\n\t"
-          "addq $64, %[p]\n\t"
-          "3:\n\t"
-          "cmpq %[last], %[p]\n\t"
-          "jb 2b\n\t"
-          "vmovdqu64 (%[last]), %%zmm0\n\t"
-          "vpaddq %%zmm0, %%zmm8, %%zmm8\n\t"
-          : [p] "+r"(p)
-          : [last] "r"(last)
-          : IPSUM_CLOBBERS);
-    } else {
-      __asm__ volatile(
-          "jmp 3f\n\t"
-          "2:\n\t"
-          "vmovdqu64 (%[p]), %%zmm0\n\t"
-          "vpaddq %%zmm0, %%zmm8, %%zmm8\n\t"
-          "vpavgw %%zmm0, %%zmm9, %%zmm0\n\t"
-          "addq $64, %[p]\n\t"
-          "3:\n\t"
-          "cmpq %[last], %[p]\n\t"
-          "jb 2b\n\t"
-          "vmovdqu64 (%[last]), %%zmm0\n\t"
-          "vpaddq %%zmm0, %%zmm8, %%zmm8\n\t"
-          "vpavgw %%zmm0, %%zmm9, %%zmm0\n\t"
-          : [p] "+r"(p)
-          : [last] "r"(last)
-          : IPSUM_CLOBBERS);
-    }
-  }
-#undef IPSUM_CLOBBERS
-#undef IPSUM_AVGS
-#undef IPSUM_ADDS
-#undef IPSUM_READ_STEP
+#undef IPSUM_READ
   __asm__ volatile("vzeroupper" ::: "memory");
 }
 
