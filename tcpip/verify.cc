@@ -217,27 +217,21 @@ enum class FastResult : uint8_t { kDelivered, kDropped, kNotTaken };
           internal::HeaderSum(std::span(f + start, kT - start));
       sum = Combine(pseudo, AtParity(Subtract(frame.csum, pulled), kT - start));
     } else {
-      // The transport's bytes where they lie: the whole frame summed as
-      // ReceiveBurst sums the payload's views (Buffer::ChecksumAll, each view
-      // in place, no array of pieces), less the link and network headers'
-      // sum (an even length, so the transport's bytes keep their parity;
-      // MatchFast: the datagram is the rest of the frame). On a Xeon with
-      // two 512-bit vector pipes, BM_VerifyBurst/none/frames:128 ran 41.4-
-      // 42.4 ns this way against 55.7-60.5 with the form it replaces (the
-      // pieces from the transport header on, gathered in an array for one
-      // ChecksumPieces call) with the headers at the front of the first
-      // view, and 53.3-58.9 against 60.0-65.8 with them in a view of their
-      // own (six alternated processes, one outlier each). On Zen 5 the
-      // gathered form had been measured only against Buffer::Checksum(kT,
-      // ...): 28.5-29.2 against 34.4-34.7 ns.
-      // With the headers in a view of their own, the views after it are
-      // summed where they lie (Buffer::Checksum of whole views to the end)
-      // after the transport header's sum: the two or three payload views
-      // take the sum's path for a few pieces, not its loop for four or
-      // more. BM_VerifyBurst/none/front:0/frames:128 47.9-66.5 ns against
-      // 57.3-93.5 the other way (five alternated pairs, lower in each).
-      const std::span<const buffer::View> views = data.views();
-      if (views[0].size() == payload && views.size() > 1) {
+      // The transport's bytes where they lie, as ReceiveBurst sums the
+      // payload's views: each view in place, no array of pieces (the
+      // gathered form it replaces, kept on Zen 5, ran 55.7-60.5 ns a frame
+      // against 41.4-42.4 with the headers at the front of the first view,
+      // BM_VerifyBurst/none/frames:128 on a Xeon with two 512-bit vector
+      // pipes, six alternated processes). With the headers in a view of
+      // their own, the views after it as whole views to the end after the
+      // transport header's sum (Buffer::Checksum): the payload's two or
+      // three views take the sum's path for a few pieces, not its loop for
+      // the frame's four (front:0 47.9-66.5 ns against 57.3-93.5, five
+      // alternated pairs). Otherwise the whole frame (Buffer::ChecksumAll;
+      // MatchFast: the datagram is the rest of the frame) less the link and
+      // network headers' sum, an even length, so the transport's bytes keep
+      // their parity.
+      if (data.views()[0].size() == payload) {
         sum = *data.Checksum(
             payload, data.size() - payload,
             internal::HeaderSum(std::span(f + kT, s.transport_header), pseudo));
