@@ -232,6 +232,7 @@ enum class FastResult : uint8_t { kDelivered, kDropped, kNotTaken };
       // network headers' sum, an even length, so the transport's bytes keep
       // their parity.
       if (data.views()[0].size() == payload) {
+        // In range (payload ends the first view), so never nullopt.
         sum = *data.Checksum(
             payload, data.size() - payload,
             internal::HeaderSum(std::span(f + kT, s.transport_header), pseudo));
