@@ -19,6 +19,7 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <iterator>
 #include <optional>
 #include <random>
 #include <span>
@@ -408,14 +409,15 @@ TEST(ReceiveFastTest, EveryTCPDataOffsetAndUDPLength) {
 }
 
 // Burst receives `frames` (each with its cuts and offload state) with
-// ReceiveBurst, `burst` at a time, into `many`, and one by one with
-// ReceiveInPlace into `one` (both vectors reused across calls, as a driver
-// reuses its ring), and expects the same verdicts, counters and packets.
-// Returns the frames delivered.
+// ReceiveBurst, `burst` at a time with `prefetch`, into `many`, and one by
+// one with ReceiveInPlace into `one` (both vectors reused across calls, as
+// a driver reuses its ring), and expects the same verdicts, counters and
+// packets; then VerifyBurst the same way. Returns the frames delivered.
 int Burst(const std::vector<Bytes>& frames,
           const std::vector<std::vector<size_t>>& cuts,
           const std::vector<RxState>& rx, LinkType link, size_t burst,
-          std::vector<ReceivedPacket>& many, std::vector<ReceivedPacket>& one) {
+          BurstPrefetch prefetch, std::vector<ReceivedPacket>& many,
+          std::vector<ReceivedPacket>& one) {
   const size_t n = frames.size();
   many.resize(n);
   one.resize(n);
@@ -430,7 +432,7 @@ int Burst(const std::vector<Bytes>& frames,
     const size_t m = std::min(burst, n - at);
     bool ok[64];
     many_count += ReceiveBurst(std::span(many).subspan(at, m), link, many_stats,
-                               std::span(ok, m));
+                               std::span(ok, m), prefetch);
     for (size_t i = 0; i < m; ++i) many_ok[at + i] = ok[i];
   }
   int delivered = 0;
@@ -452,8 +454,9 @@ int Burst(const std::vector<Bytes>& frames,
   for (size_t at = 0; at < n; at += burst) {
     const size_t m = std::min(burst, n - at);
     bool ok[64];
-    verify_count += VerifyBurst(std::span(frames_in).subspan(at, m), link,
-                                verify_stats, verified, std::span(ok, m));
+    verify_count +=
+        VerifyBurst(std::span(frames_in).subspan(at, m), link, verify_stats,
+                    verified, std::span(ok, m), prefetch);
     for (size_t i = 0; i < m; ++i) {
       verify_ok[at + i] = ok[i];
       SCOPED_TRACE(::testing::Message() << "verified frame " << at + i);
@@ -474,15 +477,26 @@ int Burst(const std::vector<Bytes>& frames,
   return delivered;
 }
 
+// kPrefetches is every BurstPrefetch, and a value outside the enumeration
+// (taken as kFrame).
+constexpr BurstPrefetch kPrefetches[] = {
+    BurstPrefetch::kFrame, BurstPrefetch::kHeaders, BurstPrefetch::kNone,
+    static_cast<BurstPrefetch>(200)};
+
 TEST(ReceiveFastTest, BurstMatchesOneAtATime) {
   std::mt19937 rng(5);
   std::vector<ReceivedPacket> many, one;
   int delivered = 0, total = 0;
+  // Each prefetch policy in turn, so that each meets several burst sizes
+  // and both links.
+  size_t turn = 0;
   for (LinkType link : {LinkType::kEthernet, LinkType::kIP}) {
     for (size_t burst : {1, 2, 3, 4, 5, 16, 33, 64}) {
       // Two rounds into the same packets: the second finds them holding
       // the first's results.
       for (int round = 0; round < 2; ++round) {
+        const BurstPrefetch prefetch =
+            kPrefetches[turn++ % std::size(kPrefetches)];
         std::vector<Bytes> frames;
         std::vector<std::vector<size_t>> cuts;
         std::vector<RxState> rx;
@@ -521,8 +535,9 @@ TEST(ReceiveFastTest, BurstMatchesOneAtATime) {
         }
         SCOPED_TRACE(::testing::Message()
                      << "link " << static_cast<int>(link) << " burst " << burst
-                     << " round " << round);
-        delivered += Burst(frames, cuts, rx, link, burst, many, one);
+                     << " round " << round << " prefetch "
+                     << static_cast<int>(prefetch));
+        delivered += Burst(frames, cuts, rx, link, burst, prefetch, many, one);
         total += static_cast<int>(frames.size());
       }
     }
@@ -530,6 +545,13 @@ TEST(ReceiveFastTest, BurstMatchesOneAtATime) {
   // Both outcomes are exercised often.
   EXPECT_GT(delivered, total / 3);
   EXPECT_LT(delivered, total - total / 10);
+}
+
+TEST(ReceiveFastTest, BurstPrefetchNames) {
+  EXPECT_EQ(ToString(BurstPrefetch::kFrame), "frame");
+  EXPECT_EQ(ToString(BurstPrefetch::kHeaders), "headers");
+  EXPECT_EQ(ToString(BurstPrefetch::kNone), "none");
+  EXPECT_EQ(ToString(static_cast<BurstPrefetch>(200)), "unknown");
 }
 
 TEST(ReceiveFastTest, BurstReceivesAsManyAsItHasResultsFor) {

@@ -24,7 +24,8 @@
 //   - how the frame is chained changes nothing;
 //   - ReceiveInPlace, into a ReceivedPacket reused across inputs, gives
 //     Receive's verdict;
-//   - ReceiveBurst of the frame three times over is ReceiveInPlace of each;
+//   - ReceiveBurst of the frame three times over is ReceiveInPlace of each,
+//     with every prefetch policy;
 //   - the general path alone (internal::ReceiveGeneralForTesting, without
 //     the fast path that ReceiveInPlace tries first) gives the same
 //     verdict, counters and packet;
@@ -145,8 +146,11 @@ Verdict Run(std::span<const uint8_t> frame, LinkType link, uint8_t split,
     burst[k].packet = received();
     alone[k].packet = received();
   }
-  const size_t burst_count =
-      ReceiveBurst(std::span(burst, 3), link, burst_stats, burst_delivered);
+  // Each prefetch policy (frame, headers, none), by the frame's length:
+  // none may change a verdict.
+  const auto prefetch = static_cast<BurstPrefetch>(frame.size() % 3);
+  const size_t burst_count = ReceiveBurst(
+      std::span(burst, 3), link, burst_stats, burst_delivered, prefetch);
   size_t alone_count = 0;
   for (int k = 0; k < 3; ++k) {
     const bool ok = ReceiveInPlace(alone[k], link, alone_stats);
@@ -205,8 +209,8 @@ Verdict Run(std::span<const uint8_t> frame, LinkType link, uint8_t split,
     VerifiedFrame burst_verified[3];
     bool burst_ok[3];
     IPSUM_FUZZ_CHECK(VerifyBurst(frames, link, burst_verify_stats,
-                                 burst_verified, burst_ok) ==
-                     (ok ? 3u : 0u));
+                                 burst_verified, burst_ok,
+                                 prefetch) == (ok ? 3u : 0u));
     IPSUM_FUZZ_CHECK(burst_verify_stats == three_stats);
     for (bool b : burst_ok) IPSUM_FUZZ_CHECK(b == ok);
     for (const PacketBuffer& f : frames) {
@@ -229,8 +233,8 @@ Verdict Run(std::span<const uint8_t> frame, LinkType link, uint8_t split,
       const std::span<const uint8_t> h =
           HeaderBytes(frames[0], verified, scratch);
       const std::span<const uint8_t> want = p.packet.headers();
-      IPSUM_FUZZ_CHECK(std::equal(h.begin(), h.end(), want.begin(),
-                                  want.end()));
+      IPSUM_FUZZ_CHECK(
+          std::equal(h.begin(), h.end(), want.begin(), want.end()));
       IPSUM_FUZZ_CHECK(ReadTCPInfo(h, verified) == p.tcp);
       const std::optional<buffer::Buffer> payload = frames[0].data().CloneRange(
           verified.payload_offset, verified.payload_length());
@@ -250,8 +254,8 @@ bool SamePacket(const ReceivedPacket& a, const ReceivedPacket& b) {
          a.checksum_verified == b.checksum_verified &&
          a.source_v4 == b.source_v4 && a.source_v6 == b.source_v6 &&
          a.destination_v4 == b.destination_v4 &&
-         a.destination_v6 == b.destination_v6 &&
-         a.parsed == b.parsed && a.tcp == b.tcp;
+         a.destination_v6 == b.destination_v6 && a.parsed == b.parsed &&
+         a.tcp == b.tcp;
 }
 
 void Print(const char* name, const Verdict& v) {

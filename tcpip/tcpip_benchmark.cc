@@ -20,10 +20,12 @@
 //                              headers in a view of their own (a
 //                              header-splitting NIC), front:1 at the front
 //                              of the first payload view.
-//   BM_ReceiveBurst/<mode>/front:<0|1>/frames:<128|32768>
+//   BM_ReceiveBurst/<mode>/prefetch:<policy>/front:<0|1>/frames:<128|32768>
 //                              the same rings handed to ReceiveBurst 32
 //                              frames at a time, as a DPDK or VPP driver
-//                              hands over its vectors of frames.
+//                              hands over its vectors of frames, with
+//                              each BurstPrefetch policy (frame, the
+//                              default; headers; none).
 //   BM_ReceiveFloor/front:<0|1>/frames:<128|32768>
 //                              not a receive path: the least any software
 //                              decode+verify of these frames does (the
@@ -32,7 +34,7 @@
 //                              frame; FloorBurst), over the rings of
 //                              BM_ReceiveBurst. Where its ratio to the raw
 //                              checksum stands, no receive path's can go.
-//   BM_VerifyBurst/<mode>/front:<0|1>/frames:<128|32768>
+//   BM_VerifyBurst/<mode>/prefetch:<policy>/front:<0|1>/frames:<128|32768>
 //                              the same rings handed to VerifyBurst (the
 //                              same judgement as ReceiveBurst, the frame
 //                              described in 16 bytes, not taken apart),
@@ -69,8 +71,10 @@
 #include <cstring>
 #include <ctime>
 #include <random>
+#include <string>
 #include <string_view>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "benchmark/benchmark.h"
@@ -372,15 +376,13 @@ void BM_ReceiveInPlace(benchmark::State& state, ChecksumStatus status) {
   ReceiveRing ring(frames, front, status);
   ReceiveStats stats;
   TimedPasses(
-      state, frames,
-      [&] { ring.Refill(); },
+      state, frames, [&] { ring.Refill(); },
       [&] {
         for (size_t k = 0; k < frames; ++k) {
           if (ahead && k + 1 < frames) {
             ring.packets[k + 1].packet.data().Prefetch(kAheadBytes);
           }
-          bool ok =
-              ReceiveInPlace(ring.packets[k], LinkType::kEthernet, stats);
+          bool ok = ReceiveInPlace(ring.packets[k], LinkType::kEthernet, stats);
           benchmark::DoNotOptimize(ok);
         }
       });
@@ -404,20 +406,21 @@ constexpr size_t kBurst = 32;
 
 // BM_ReceiveBurst is BM_ReceiveInPlace with the ring handed to ReceiveBurst
 // kBurst frames at a time.
-void BM_ReceiveBurst(benchmark::State& state, ChecksumStatus status) {
+void BM_ReceiveBurst(benchmark::State& state, ChecksumStatus status,
+                     BurstPrefetch prefetch) {
   const bool front = state.range(0) == kFront;
   const auto frames = static_cast<size_t>(state.range(1));
   ReceiveRing ring(frames, front, status);
   ReceiveStats stats;
   bool delivered[kBurst];
   TimedPasses(
-      state, frames,
-      [&] { ring.Refill(); },
+      state, frames, [&] { ring.Refill(); },
       [&] {
         for (size_t k = 0; k < frames; k += kBurst) {
           const size_t n = std::min(kBurst, frames - k);
-          size_t ok = ReceiveBurst(std::span(ring.packets).subspan(k, n),
-                                   LinkType::kEthernet, stats, delivered);
+          size_t ok =
+              ReceiveBurst(std::span(ring.packets).subspan(k, n),
+                           LinkType::kEthernet, stats, delivered, prefetch);
           benchmark::DoNotOptimize(ok);
         }
       });
@@ -433,12 +436,31 @@ void BurstArgs(benchmark::internal::Benchmark* b) {
     b->Args({front, kColdFrames});
   }
 }
-BENCHMARK_CAPTURE(BM_ReceiveBurst, none, ChecksumStatus::kNone)
-    ->Apply(BurstArgs)
-    ->UseManualTime();
-BENCHMARK_CAPTURE(BM_ReceiveBurst, unnecessary, ChecksumStatus::kUnnecessary)
-    ->Apply(BurstArgs)
-    ->UseManualTime();
+
+// kPrefetches are the policies BM_ReceiveBurst and BM_VerifyBurst run
+// with, each registered as .../<mode>/prefetch:<policy>/....
+constexpr BurstPrefetch kPrefetches[] = {
+    BurstPrefetch::kFrame, BurstPrefetch::kHeaders, BurstPrefetch::kNone};
+
+// RegisterBursts registers `fn` (BM_ReceiveBurst or BM_VerifyBurst) as
+// `name`/<mode>/prefetch:<policy> for each mode and policy.
+template <typename Fn>
+void RegisterBursts(const char* name, Fn fn) {
+  constexpr std::pair<const char*, ChecksumStatus> kModes[] = {
+      {"none", ChecksumStatus::kNone},
+      {"unnecessary", ChecksumStatus::kUnnecessary}};
+  for (const auto& [mode, status] : kModes) {
+    for (BurstPrefetch p : kPrefetches) {
+      const std::string full = std::string(name) + "/" + mode +
+                               "/prefetch:" + std::string(ToString(p));
+      benchmark::RegisterBenchmark(full.c_str(), fn, status, p)
+          ->Apply(BurstArgs)
+          ->UseManualTime();
+    }
+  }
+}
+[[maybe_unused]] const bool kReceiveBurstRegistered =
+    (RegisterBursts("BM_ReceiveBurst", BM_ReceiveBurst), true);
 
 // FloorResult is what FloorBurst keeps of a frame: where it lies and the
 // TCP fields a stack's receive path reads first.
@@ -552,13 +574,14 @@ bool ViewsAreSpans(const buffer::Buffer& b) {
       drop(DropReason::kUnsupported);
       continue;
     }
-    const uint16_t pseudo = internal::PseudoSum(
-        header::IPv4Address::From(ip + 12), header::IPv4Address::From(ip + 16),
-        header::kProtocolTCP, static_cast<uint16_t>(tcp_length));
     uint16_t sum;
     if (first.size() == kT + header_length) {
       // The headers in a view of their own: the TCP header's sum starts the
       // payload's, whose views are summed where they lie.
+      const uint16_t pseudo = internal::PseudoSum(
+          header::IPv4Address::From(ip + 12),
+          header::IPv4Address::From(ip + 16), header::kProtocolTCP,
+          static_cast<uint16_t>(tcp_length));
       sum = checksum::ChecksumPieces(
           ViewSpans(&views[1]), views.size() - 1, sizeof(buffer::View),
           internal::HeaderSum(std::span(t, header_length), pseudo));
@@ -569,9 +592,10 @@ bool ViewsAreSpans(const buffer::Buffer& b) {
       // bytes, so the TCP bytes keep their parity. VerifyBurst's form
       // (94e5eaa); the pieces gathered into an array for ChecksumPieces,
       // which this floor did before, ran 55.7-60.5 ns a frame in
-      // VerifyBurst on a Xeon against 41.4-42.4 for this.
-      sum = data.ChecksumAll(
-          checksum::Subtract(pseudo, internal::HeaderSum(std::span(f, kT))));
+      // VerifyBurst on a Xeon against 41.4-42.4 for this. The initial value
+      // from one accumulator, as VerifyBurst (EthernetIPv4Initial).
+      sum = data.ChecksumAll(internal::EthernetIPv4Initial(
+          f, header::kProtocolTCP, static_cast<uint16_t>(tcp_length)));
     }
     if (sum != 0 && sum != 0xffff) {
       drop(DropReason::kBadTransportChecksum);
@@ -625,7 +649,8 @@ BENCHMARK(BM_ReceiveFloor)->Apply(BurstArgs)->UseManualTime();
 // each burst what a stack reads of each segment VerifyBurst accepted: the
 // FloorResult fields (ports, sequence and acknowledgment numbers, flags,
 // payload length), read where they lie (HeaderBytes).
-void BM_VerifyBurst(benchmark::State& state, ChecksumStatus status) {
+void BM_VerifyBurst(benchmark::State& state, ChecksumStatus status,
+                    BurstPrefetch prefetch) {
   const bool front = state.range(0) == kFront;
   const auto frames = static_cast<size_t>(state.range(1));
   ReceiveRing ring(frames, front, status, /*bare=*/true);
@@ -640,7 +665,8 @@ void BM_VerifyBurst(benchmark::State& state, ChecksumStatus status) {
           const size_t n = std::min(kBurst, frames - k);
           const std::span<const PacketBuffer> burst =
               std::span(ring.bare_frames).subspan(k, n);
-          VerifyBurst(burst, LinkType::kEthernet, stats, verified, delivered);
+          VerifyBurst(burst, LinkType::kEthernet, stats, verified, delivered,
+                      prefetch);
           for (size_t i = 0; i < n; ++i) {
             if (!delivered[i]) continue;
             const VerifiedFrame& v = verified[i];
@@ -663,12 +689,8 @@ void BM_VerifyBurst(benchmark::State& state, ChecksumStatus status) {
   if (stats.delivered != stats.received) state.SkipWithError("dropped");
   state.SetBytesProcessed(state.iterations() * frames * ring.frame_bytes);
 }
-BENCHMARK_CAPTURE(BM_VerifyBurst, none, ChecksumStatus::kNone)
-    ->Apply(BurstArgs)
-    ->UseManualTime();
-BENCHMARK_CAPTURE(BM_VerifyBurst, unnecessary, ChecksumStatus::kUnnecessary)
-    ->Apply(BurstArgs)
-    ->UseManualTime();
+[[maybe_unused]] const bool kVerifyBurstRegistered =
+    (RegisterBursts("BM_VerifyBurst", BM_VerifyBurst), true);
 
 // BM_RawChecksumFrames/<how>/front:<layout> sums the bytes BM_ReceiveInPlace
 // decodes, frame by frame over the same kind of ring: `contiguous`, each

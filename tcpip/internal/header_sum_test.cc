@@ -5,8 +5,10 @@
 
 #include "tcpip/internal/header_sum.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <random>
+#include <span>
 #include <vector>
 
 #include "checksum/checksum.h"
@@ -63,6 +65,83 @@ TEST(HeaderSumTest, PseudoHeaderSumsEqualTheHeaderPackages) {
     EXPECT_EQ(PseudoSum(s6, d6, protocol, length32),
               header::PseudoHeaderSum(s6, d6, protocol, length32));
   }
+}
+
+// Mod0xffff maps a 16-bit one's-complement sum to its value mod 0xffff:
+// both zeros to 0.
+uint16_t Mod0xffff(uint16_t sum) { return sum == 0xffff ? 0 : sum; }
+
+// A frame of untagged Ethernet, a valid IPv4 header without options and
+// `transport` bytes of random data, with the header's fields as MatchFast
+// takes them. `fill` < 0 for random header bytes, else every byte of the
+// link header and addresses set to it.
+std::vector<uint8_t> Frame(std::mt19937& rng, size_t transport, int fill,
+                           uint8_t protocol) {
+  std::vector<uint8_t> f(34 + transport);
+  for (auto& x : f) {
+    x = static_cast<uint8_t>(fill < 0 ? rng() : static_cast<unsigned>(fill));
+  }
+  f[12] = 0x08;
+  f[13] = 0x00;
+  f[14] = 0x45;
+  const size_t ip_length = 20 + transport;
+  f[16] = static_cast<uint8_t>(ip_length >> 8);
+  f[17] = static_cast<uint8_t>(ip_length);
+  f[20] = f[21] = 0;  // Not a fragment.
+  f[23] = protocol;
+  f[24] = f[25] = 0;
+  const uint16_t header_checksum =
+      static_cast<uint16_t>(~checksum::Checksum(std::span(f).subspan(14, 20)));
+  f[24] = static_cast<uint8_t>(header_checksum >> 8);
+  f[25] = static_cast<uint8_t>(header_checksum);
+  return f;
+}
+
+TEST(HeaderSumTest, EthernetIPv4InitialChecksTheTransportOverTheFrame) {
+  std::mt19937 rng(13);
+  int checked_zero = 0;
+  for (int round = 0; round < 3000; ++round) {
+    const size_t transport = rng() % 1500;
+    const int fill = round % 5 == 1 ? 0xff : round % 5 == 2 ? 0 : -1;
+    const uint8_t protocol =
+        round % 7 == 0 ? 0 : static_cast<uint8_t>(rng() % 2 ? 6 : 17);
+    std::vector<uint8_t> f = Frame(rng, transport, fill, protocol);
+    ASSERT_EQ(checksum::Checksum(std::span(f).subspan(14, 20)), 0xffff);
+    header::IPv4Address source, destination;
+    std::copy(f.begin() + 26, f.begin() + 30, source.bytes.begin());
+    std::copy(f.begin() + 30, f.begin() + 34, destination.bytes.begin());
+    const auto length = static_cast<uint16_t>(transport);
+    // In every other round, the transport's "checksum" (its first two
+    // bytes) set so that it checks, for the zero results.
+    if (round % 2 == 0 && transport >= 2) {
+      f[34] = f[35] = 0;
+      const uint16_t rest = checksum::Checksum(
+          std::span(f).subspan(34),
+          header::PseudoHeaderSum(source, destination, protocol, length));
+      const auto fix = static_cast<uint16_t>(~rest);
+      f[34] = static_cast<uint8_t>(fix >> 8);
+      f[35] = static_cast<uint8_t>(fix);
+    }
+    // The independent reference: the transport's bytes and the
+    // pseudo-header (the header package's sum).
+    const uint16_t want = checksum::Checksum(
+        std::span(f).subspan(34),
+        header::PseudoHeaderSum(source, destination, protocol, length));
+    const uint16_t got =
+        checksum::Checksum(f, EthernetIPv4Initial(f.data(), protocol, length));
+    SCOPED_TRACE(::testing::Message() << "round " << round);
+    EXPECT_EQ(Mod0xffff(got), Mod0xffff(want));
+    if (round % 2 == 0 && transport >= 2) {
+      EXPECT_EQ(Mod0xffff(got), 0);
+      ++checked_zero;
+    }
+    // The two sums it stands for.
+    EXPECT_EQ(Mod0xffff(EthernetIPv4Initial(f.data(), protocol, length)),
+              Mod0xffff(checksum::Subtract(
+                  PseudoSum(source, destination, protocol, length),
+                  HeaderSum(std::span(f).first(34)))));
+  }
+  EXPECT_GT(checked_zero, 1000);
 }
 
 }  // namespace
