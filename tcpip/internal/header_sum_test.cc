@@ -45,6 +45,28 @@ TEST(HeaderSumTest, EqualsChecksumForEveryLengthAndInitialValue) {
   }
 }
 
+TEST(HeaderSumTest, IsAllOnesSumIsTheHeaderCheck) {
+  std::mt19937 rng(17);
+  int valid = 0;
+  for (int round = 0; round < 4000; ++round) {
+    std::vector<uint8_t> b(round % 3 == 0 ? 20 : rng() % 64);
+    for (auto& x : b) x = static_cast<uint8_t>(rng());
+    if (round % 5 == 0) std::fill(b.begin(), b.end(), 0xff);
+    if (round % 5 == 1) std::fill(b.begin(), b.end(), 0);
+    // Every other 20-byte header given a valid checksum (bytes 10-11).
+    if (b.size() == 20 && round % 2 == 0) {
+      b[10] = b[11] = 0;
+      const auto c = static_cast<uint16_t>(~checksum::Checksum(b));
+      b[10] = static_cast<uint8_t>(c >> 8);
+      b[11] = static_cast<uint8_t>(c);
+    }
+    const bool want = checksum::Checksum(b) == 0xffff;
+    EXPECT_EQ(IsAllOnesSum(b), want) << round;
+    valid += want;
+  }
+  EXPECT_GT(valid, 500);
+}
+
 TEST(HeaderSumTest, PseudoHeaderSumsEqualTheHeaderPackages) {
   std::mt19937 rng(11);
   for (int round = 0; round < 2000; ++round) {
