@@ -578,13 +578,11 @@ bool ViewsAreSpans(const buffer::Buffer& b) {
     if (first.size() == kT + header_length) {
       // The headers in a view of their own: the TCP header's sum starts the
       // payload's, whose views are summed where they lie.
-      const uint16_t pseudo = internal::PseudoSum(
-          header::IPv4Address::From(ip + 12),
-          header::IPv4Address::From(ip + 16), header::kProtocolTCP,
-          static_cast<uint16_t>(tcp_length));
       sum = checksum::ChecksumPieces(
           ViewSpans(&views[1]), views.size() - 1, sizeof(buffer::View),
-          internal::HeaderSum(std::span(t, header_length), pseudo));
+          internal::IPv4TransportInitial(ip, std::span(t, header_length),
+                                         header::kProtocolTCP,
+                                         static_cast<uint16_t>(tcp_length)));
     } else {
       // The headers at the front of the first view: the whole frame where
       // it lies (Buffer::ChecksumAll; the datagram is the rest of the

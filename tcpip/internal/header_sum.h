@@ -58,15 +58,14 @@ inline uint16_t Fold(uint64_t acc) {
   return static_cast<uint16_t>((sum32 + std::rotr(sum32, 16)) >> 16);
 }
 
-// HostOrderSum is HeaderSum before its final byte swap: the folded sum of
-// `bytes` with `initial`, both in host order.
-inline uint16_t HostOrderSum(std::span<const uint8_t> bytes, uint16_t initial) {
+// AddHostOrder returns `acc` plus the words of `bytes` as the host loads
+// them, mod 2^64 - 1 (a multiple of 0xffff, so the fold of the result is
+// the sum mod 0xffff), not folded.
+inline uint64_t AddHostOrder(std::span<const uint8_t> bytes, uint64_t acc) {
   const uint8_t* p = bytes.data();
   size_t n = bytes.size();
-  // In host order: `initial` and each 16-bit word as loaded. Any load of
-  // an even number of bytes from an even offset holds whole words, and
-  // 2^16 == 1 (mod 0xffff) whatever their place in it.
-  uint64_t acc = initial;
+  // Any load of an even number of bytes from an even offset holds whole
+  // words, and 2^16 == 1 (mod 0xffff) whatever their place in it.
   auto add = [&acc](uint64_t w) {
     acc += w;
     acc += acc < w;  // End-around carry: the sum mod 2^64 - 1.
@@ -97,7 +96,13 @@ inline uint16_t HostOrderSum(std::span<const uint8_t> bytes, uint16_t initial) {
     std::memcpy(&w, last, 2);
     add(w);
   }
-  return Fold(acc);
+  return acc;
+}
+
+// HostOrderSum is HeaderSum before its final byte swap: the folded sum of
+// `bytes` with `initial`, both in host order.
+inline uint16_t HostOrderSum(std::span<const uint8_t> bytes, uint16_t initial) {
+  return Fold(AddHostOrder(bytes, initial));
 }
 
 // HeaderSum returns checksum::Checksum(bytes, initial), computed inline.
@@ -119,6 +124,30 @@ inline uint16_t HeaderSum(std::span<const uint8_t> bytes,
 // swap: 0xffff is the same in either byte order.
 inline bool IsAllOnesSum(std::span<const uint8_t> bytes) {
   return HostOrderSum(bytes, 0) == 0xffff;
+}
+
+// IPv4TransportInitial returns HeaderSum(header, PseudoSum(source,
+// destination, protocol, transport_length)) for the IPv4 header at `ip`
+// (its addresses at ip + 12, one 8-byte load) and a transport header
+// `header`: the `initial` with which the sum of the transport's payload
+// checks the transport. One accumulator, one fold and one byte swap, where
+// the two sums take two folds and a swap of every address word. Equal to
+// that value mod 0xffff (either zero may stand for the other).
+[[gnu::always_inline]] inline uint16_t IPv4TransportInitial(
+    const uint8_t* ip, std::span<const uint8_t> header, uint8_t protocol,
+    uint16_t transport_length) {
+  constexpr bool kLittle = std::endian::native == std::endian::little;
+  uint64_t addresses;
+  std::memcpy(&addresses, ip + 12, 8);
+  // The protocol and length words as the host holds them: each less than
+  // 2^16, so their sum and the addresses' add with at most one carry.
+  const uint64_t words =
+      kLittle ? uint64_t{ByteSwap16(protocol)} + ByteSwap16(transport_length)
+              : uint64_t{protocol} + transport_length;
+  uint64_t acc = addresses + words;
+  acc += acc < words;
+  const uint16_t folded = Fold(AddHostOrder(header, acc));
+  return kLittle ? ByteSwap16(folded) : folded;
 }
 
 // PseudoSum returns header::PseudoHeaderSum for IPv4 (RFC 9293

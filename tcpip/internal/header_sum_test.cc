@@ -18,6 +18,10 @@
 namespace ipsum::tcpip::internal {
 namespace {
 
+// Mod0xffff maps a 16-bit one's-complement sum to its value mod 0xffff:
+// both zeros to 0.
+uint16_t Mod0xffff(uint16_t sum) { return sum == 0xffff ? 0 : sum; }
+
 TEST(HeaderSumTest, EqualsChecksumForEveryLengthAndInitialValue) {
   std::mt19937 rng(7);
   for (size_t n = 0; n <= 130; ++n) {
@@ -42,6 +46,37 @@ TEST(HeaderSumTest, EqualsChecksumForEveryLengthAndInitialValue) {
             << n << " " << round << " " << shift;
       }
     }
+  }
+}
+
+TEST(HeaderSumTest, IPv4TransportInitialIsThePseudoHeaderAndTheHeader) {
+  std::mt19937 rng(19);
+  for (int round = 0; round < 4000; ++round) {
+    // An IPv4 header (its addresses at 12-19) and a transport header of 0
+    // to 60 bytes, random, all-0xff or all-zero.
+    std::vector<uint8_t> ip(20), header(rng() % 61);
+    const int fill = round % 5;
+    for (auto& x : ip) {
+      x = static_cast<uint8_t>(fill == 1 ? 0xff : fill == 2 ? 0 : rng());
+    }
+    for (auto& x : header) {
+      x = static_cast<uint8_t>(fill == 1 ? 0xff : fill == 2 ? 0 : rng());
+    }
+    const auto protocol = static_cast<uint8_t>(round % 7 == 0 ? 0 : rng());
+    const auto length = static_cast<uint16_t>(round % 11 == 0   ? 0
+                                              : round % 11 == 1 ? 0xffff
+                                                                : rng());
+    header::IPv4Address source, destination;
+    std::copy(ip.begin() + 12, ip.begin() + 16, source.bytes.begin());
+    std::copy(ip.begin() + 16, ip.begin() + 20, destination.bytes.begin());
+    // The reference: checksum::Checksum over the header package's
+    // pseudo-header sum.
+    const uint16_t want = checksum::Checksum(
+        header, header::PseudoHeaderSum(source, destination, protocol, length));
+    EXPECT_EQ(
+        Mod0xffff(IPv4TransportInitial(ip.data(), header, protocol, length)),
+        Mod0xffff(want))
+        << round;
   }
 }
 
@@ -88,10 +123,6 @@ TEST(HeaderSumTest, PseudoHeaderSumsEqualTheHeaderPackages) {
               header::PseudoHeaderSum(s6, d6, protocol, length32));
   }
 }
-
-// Mod0xffff maps a 16-bit one's-complement sum to its value mod 0xffff:
-// both zeros to 0.
-uint16_t Mod0xffff(uint16_t sum) { return sum == 0xffff ? 0 : sum; }
 
 // A frame of untagged Ethernet, a valid IPv4 header without options and
 // `transport` bytes of random data, with the header's fields as MatchFast
