@@ -724,8 +724,10 @@ namespace {
 // alternated, 3 processes each: frames:32768, front:1 97-101 -> 195-200 ns
 // (against BM_RawChecksumFrames/views/ahead:1 83-85), front:0 96-110 ->
 // 198-202; frames:128, front:1 31.0-32.9 -> 34.1-34.5, front:0 38.0-39.3
-// -> 39.6-40.7. Within L2 the hints bring the payload's lines to L1 ahead
-// of the sum; they are not wasted there.
+// -> 39.6-40.7. Within L2 the hints brought the payload's lines to L1
+// ahead of the sum there (Zen 5). On the Xeon of sessions 11-13 they cost
+// time within L2 instead, which BurstPrefetch::kHeaders leaves out (the
+// README's session 13 section).
 template <BurstPrefetch kPolicy>
 void RequestLines(const PacketBuffer& frame) {
   static_assert(kPolicy == BurstPrefetch::kFrame ||
