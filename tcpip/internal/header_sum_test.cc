@@ -6,6 +6,7 @@
 #include "tcpip/internal/header_sum.h"
 
 #include <algorithm>
+#include <bit>
 #include <cstdint>
 #include <random>
 #include <span>
@@ -77,6 +78,37 @@ TEST(HeaderSumTest, IPv4TransportInitialIsThePseudoHeaderAndTheHeader) {
         Mod0xffff(IPv4TransportInitial(ip.data(), header, protocol, length)),
         Mod0xffff(want))
         << round;
+  }
+}
+
+// FoldBigEndian is the fold of the accumulator, byte-swapped on a
+// little-endian host, to the bit: both zeros kept apart (0 only for a zero
+// accumulator, 0xffff for a non-zero multiple of 0xffff), at accumulators
+// near every power of two and at random ones. The fold itself is checked
+// against a plain modulo of the accumulator.
+TEST(HeaderSumTest, FoldBigEndianIsTheSwappedFold) {
+  constexpr bool kLittle = std::endian::native == std::endian::little;
+  std::mt19937_64 rng(23);
+  std::vector<uint64_t> accs = {0,
+                                1,
+                                0xffff,
+                                0xfffe,
+                                0x10000,
+                                0xffffffffffffffffu,
+                                0xfffffffffffffffeu,
+                                0xffff0000ffff0000u,
+                                0x00ff00ff00ff00ffu};
+  for (int bit = 0; bit < 64; ++bit) {
+    const uint64_t p = uint64_t{1} << bit;
+    accs.insert(accs.end(), {p, p - 1, p + 1, ~p, 0xffff * (p >> 16)});
+  }
+  for (int i = 0; i < 100000; ++i) accs.push_back(rng() >> (i % 64));
+  for (uint64_t acc : accs) {
+    const uint16_t folded = Fold(acc);
+    // acc mod 0xffff, as a one's-complement sum: 0 only for acc == 0.
+    const auto mod = static_cast<uint16_t>(acc % 0xffff);
+    EXPECT_EQ(folded, acc == 0 ? 0 : (mod == 0 ? 0xffff : mod)) << acc;
+    EXPECT_EQ(FoldBigEndian(acc), kLittle ? ByteSwap16(folded) : folded) << acc;
   }
 }
 
