@@ -46,6 +46,14 @@
 //                              contiguous (checksum::Checksum) or in the
 //                              views BM_ReceiveInPlace gets
 //                              (Buffer::ChecksumAll). The baseline.
+//   BM_ReceiveRatios/prefetch:<policy>/front:<0|1>/frames:<128|32768>
+//                              the raw sum of the views, BM_VerifyBurst's
+//                              pass and BM_ReceiveFloor's, in turn within
+//                              each iteration over one ring in software
+//                              mode: verify_ratio and floor_ratio are the
+//                              medians of each iteration's own ratios to
+//                              the raw sum, taken microseconds apart.
+//                              The figures for the target.
 //   BM_CloneAndFreeFrame       what BM_Decode's loop pays besides Receive:
 //                              a clone of the frame (one reference per
 //                              chunk, atomic) put in a PacketBuffer, and
@@ -54,10 +62,12 @@
 //   BM_Gso/<mode>              SegmentTCP of a 64 KiB send at MSS 1448,
 //                              software checksums or partial ones.
 //
-// The target: decode+verify in software (BM_ReceiveInPlace/none) within
-// 1.3x of the raw checksum of the same bytes (BM_RawChecksumFrames; the
-// ns_per_frame counters of the two give the ratio). Take figures on a
-// quiet machine, pinned to one CPU (when other work shares it, set
+// The target: decode+verify in software (BM_ReceiveInPlace/none,
+// BM_ReceiveBurst/none, BM_VerifyBurst/none) within 1.3x of the raw
+// checksum of the same bytes (BM_RawChecksumFrames; the ns_per_frame
+// counters of the two give the ratio, and BM_ReceiveRatios gives it for
+// VerifyBurst and the floor from passes timed side by side). Take figures
+// on a quiet machine, pinned to one CPU (when other work shares it, set
 // IPSUM_BENCH_THREAD_CPU=1: see PassClock):
 //
 //   bazel build --config=opt //tcpip:tcpip_benchmark
@@ -66,6 +76,7 @@
 #include <algorithm>
 #include <array>
 #include <chrono>
+#include <cstddef>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -499,6 +510,12 @@ bool ViewsAreSpans(const buffer::Buffer& b) {
   return true;
 }
 
+// PacketOf is the PacketBuffer of a ring's element.
+inline const PacketBuffer& PacketOf(const ReceivedPacket& r) {
+  return r.packet;
+}
+inline const PacketBuffer& PacketOf(const PacketBuffer& p) { return p; }
+
 // FloorBurst is not a receive path but the floor under one: it does to
 // each of `packets` (the frames of the benchmark ring, untagged Ethernet,
 // IPv4 without options, TCP) only what any software decode and verify of
@@ -514,14 +531,16 @@ bool ViewsAreSpans(const buffer::Buffer& b) {
 // unsupported) and keeps no PacketBuffer, ParsedPacket or TCPInfo: the
 // difference between it and BM_ReceiveBurst/none is what the rest of
 // Receive's contract (consumed headers, every field decoded, any shape)
-// costs.
-[[gnu::noinline]] size_t FloorBurst(std::span<ReceivedPacket> packets,
-                                    FloorResult* out, ReceiveStats& stats) {
+// costs. It takes the ring's ReceivedPackets (BM_ReceiveFloor) or its bare
+// PacketBuffers (BM_ReceiveRatios, whose passes share one ring).
+template <typename Packet>
+[[gnu::noinline]] size_t FloorBurst(std::span<Packet> packets, FloorResult* out,
+                                    ReceiveStats& stats) {
   constexpr size_t kT = 14 + 20;  // The transport header's offset.
   const size_t count = packets.size();
   stats.received += count;
   auto request_headers = [&](size_t j) {
-    const buffer::Buffer& data = packets[j].packet.data();
+    const buffer::Buffer& data = PacketOf(packets[j]).data();
     if (data.view_count() != 0) __builtin_prefetch(data.views()[0].data());
   };
   for (size_t i = 0; i < count && i < 2; ++i) request_headers(i);
@@ -529,7 +548,7 @@ bool ViewsAreSpans(const buffer::Buffer& b) {
   for (size_t i = 0; i < count; ++i) {
     if (i + 3 < count) {
       const char* const views =
-          reinterpret_cast<const char*>(&packets[i + 3].packet.data());
+          reinterpret_cast<const char*>(&PacketOf(packets[i + 3]).data());
       __builtin_prefetch(views);
       __builtin_prefetch(views + 64);
     }
@@ -537,7 +556,7 @@ bool ViewsAreSpans(const buffer::Buffer& b) {
     auto drop = [&stats](DropReason r) {
       ++stats.dropped[static_cast<size_t>(r)];
     };
-    const buffer::Buffer& data = packets[i].packet.data();
+    const buffer::Buffer& data = PacketOf(packets[i]).data();
     const std::span<const buffer::View> views = data.views();
     if (views.empty() || views[0].size() < kT + 20) {
       drop(DropReason::kUnsupported);
@@ -642,11 +661,42 @@ void BM_ReceiveFloor(benchmark::State& state) {
 }
 BENCHMARK(BM_ReceiveFloor)->Apply(BurstArgs)->UseManualTime();
 
+// VerifyPass hands `frames` to VerifyBurst kBurst at a time and, after
+// each burst, reads what a stack reads of each segment VerifyBurst
+// accepted: the FloorResult fields (ports, sequence and acknowledgment
+// numbers, flags, payload length), where they lie (HeaderBytes), into
+// results[0, frames.size()).
+void VerifyPass(std::span<const PacketBuffer> frames, ReceiveStats& stats,
+                FloorResult* results, BurstPrefetch prefetch) {
+  VerifiedFrame verified[kBurst];
+  bool delivered[kBurst];
+  for (size_t k = 0; k < frames.size(); k += kBurst) {
+    const size_t n = std::min(kBurst, frames.size() - k);
+    const std::span<const PacketBuffer> burst = frames.subspan(k, n);
+    VerifyBurst(burst, LinkType::kEthernet, stats, verified, delivered,
+                prefetch);
+    for (size_t i = 0; i < n; ++i) {
+      if (!delivered[i]) continue;
+      const VerifiedFrame& v = verified[i];
+      std::array<uint8_t, PacketBuffer::kHeaderCapacity> scratch;
+      const std::span<const uint8_t> h = HeaderBytes(burst[i], v, scratch);
+      const uint8_t* const t = h.data() + v.transport_offset;
+      FloorResult& r = results[k + i];
+      r.frame = h.data();
+      r.source_port = LoadBig16(t);
+      r.destination_port = LoadBig16(t + 2);
+      r.seq = LoadBig32(t + 4);
+      r.ack = LoadBig32(t + 8);
+      r.flags = t[13];
+      r.payload_length = static_cast<uint16_t>(v.payload_length());
+    }
+  }
+  benchmark::DoNotOptimize(results);
+}
+
 // BM_VerifyBurst is BM_ReceiveBurst with VerifyBurst in place of
 // ReceiveBurst, over the same frames (a ring of PacketBuffers), and after
-// each burst what a stack reads of each segment VerifyBurst accepted: the
-// FloorResult fields (ports, sequence and acknowledgment numbers, flags,
-// payload length), read where they lie (HeaderBytes).
+// each burst the reads of VerifyPass.
 void BM_VerifyBurst(benchmark::State& state, ChecksumStatus status,
                     BurstPrefetch prefetch) {
   const bool front = state.range(0) == kFront;
@@ -654,36 +704,9 @@ void BM_VerifyBurst(benchmark::State& state, ChecksumStatus status,
   ReceiveRing ring(frames, front, status, /*bare=*/true);
   ReceiveStats stats;
   std::vector<FloorResult> results(frames);
-  VerifiedFrame verified[kBurst];
-  bool delivered[kBurst];
   TimedPasses(
       state, frames, [&] { ring.Refill(); },
-      [&] {
-        for (size_t k = 0; k < frames; k += kBurst) {
-          const size_t n = std::min(kBurst, frames - k);
-          const std::span<const PacketBuffer> burst =
-              std::span(ring.bare_frames).subspan(k, n);
-          VerifyBurst(burst, LinkType::kEthernet, stats, verified, delivered,
-                      prefetch);
-          for (size_t i = 0; i < n; ++i) {
-            if (!delivered[i]) continue;
-            const VerifiedFrame& v = verified[i];
-            std::array<uint8_t, PacketBuffer::kHeaderCapacity> scratch;
-            const std::span<const uint8_t> h =
-                HeaderBytes(burst[i], v, scratch);
-            const uint8_t* const t = h.data() + v.transport_offset;
-            FloorResult& r = results[k + i];
-            r.frame = h.data();
-            r.source_port = LoadBig16(t);
-            r.destination_port = LoadBig16(t + 2);
-            r.seq = LoadBig32(t + 4);
-            r.ack = LoadBig32(t + 8);
-            r.flags = t[13];
-            r.payload_length = static_cast<uint16_t>(v.payload_length());
-          }
-        }
-        benchmark::DoNotOptimize(results.data());
-      });
+      [&] { VerifyPass(ring.bare_frames, stats, results.data(), prefetch); });
   if (stats.delivered != stats.received) state.SkipWithError("dropped");
   state.SetBytesProcessed(state.iterations() * frames * ring.frame_bytes);
 }
@@ -738,6 +761,109 @@ BENCHMARK_CAPTURE(BM_RawChecksumFrames, contiguous, false)
 BENCHMARK_CAPTURE(BM_RawChecksumFrames, views, true)
     ->Apply(ReceiveArgs)
     ->UseManualTime();
+
+// Median returns the median of `v` (reordering it); 0 for none.
+double Median(std::vector<double>& v) {
+  if (v.empty()) return 0;
+  const auto mid = v.begin() + static_cast<std::ptrdiff_t>(v.size() / 2);
+  std::nth_element(v.begin(), mid, v.end());
+  return *mid;
+}
+
+// BM_ReceiveRatios/prefetch:<policy>/front:<0|1>/frames:<128|32768> times
+// the three passes whose ratios the target is stated in, in turn within
+// each iteration, over one ring of PacketBuffers in software mode, each
+// pass after a refill of the ring as in the benchmarks above: the raw sum
+// of each frame's views (BM_RawChecksumFrames/views' loop, ahead:0),
+// VerifyPass (BM_VerifyBurst's) and FloorBurst (BM_ReceiveFloor's). The
+// order rotates from one iteration to the next. Its counters are medians
+// over the iterations: raw_ns, verify_ns and floor_ns a frame, and
+// verify_ratio and floor_ratio, the medians of each iteration's own ratio
+// of the pass to the raw sum. The passes of one iteration run within some
+// 15 microseconds (within L2), so a ratio compares passes that saw the
+// same state of a machine whose speed moves between processes and
+// seconds: the separate benchmarks' ns_per_frame, taken seconds apart,
+// give ratios that moved by up to 1.3x between processes here.
+void BM_ReceiveRatios(benchmark::State& state, BurstPrefetch prefetch) {
+  const bool front = state.range(0) == kFront;
+  const auto frames = static_cast<size_t>(state.range(1));
+  ReceiveRing ring(frames, front, ChecksumStatus::kNone, /*bare=*/true);
+  if (!ViewsAreSpans(ring.frame)) {
+    state.SkipWithError("a buffer::View does not start with its span");
+    return;
+  }
+  ReceiveStats verify_stats;
+  ReceiveStats floor_stats;
+  std::vector<FloorResult> results(frames);
+  enum Pass { kRaw, kVerify, kFloor, kPasses };
+  const auto run = [&](int pass) {
+    switch (pass) {
+      case kRaw:
+        for (size_t k = 0; k < frames; ++k) {
+          uint16_t sum = ring.bare_frames[k].data().ChecksumAll();
+          benchmark::DoNotOptimize(sum);
+        }
+        break;
+      case kVerify:
+        VerifyPass(ring.bare_frames, verify_stats, results.data(), prefetch);
+        break;
+      default:
+        for (size_t k = 0; k < frames; k += kBurst) {
+          const size_t n = std::min(kBurst, frames - k);
+          size_t ok = FloorBurst(std::span(ring.bare_frames).subspan(k, n),
+                                 results.data() + k, floor_stats);
+          benchmark::DoNotOptimize(ok);
+        }
+        break;
+    }
+  };
+  std::vector<double> seconds[kPasses];
+  int first = 0;
+  for (auto _ : state) {
+    double total = 0;
+    for (int j = 0; j < kPasses; ++j) {
+      const int pass = (first + j) % kPasses;
+      ring.Refill();
+      const double start = PassClock();
+      run(pass);
+      const double t = PassClock() - start;
+      seconds[pass].push_back(t);
+      total += t;
+    }
+    first = (first + 1) % kPasses;
+    state.SetIterationTime(total);
+  }
+  if (verify_stats.delivered != verify_stats.received ||
+      floor_stats.delivered != floor_stats.received) {
+    state.SkipWithError("dropped");
+    return;
+  }
+  std::vector<double> ratio[2];
+  for (size_t i = 0; i < seconds[kRaw].size(); ++i) {
+    ratio[0].push_back(seconds[kVerify][i] / seconds[kRaw][i]);
+    ratio[1].push_back(seconds[kFloor][i] / seconds[kRaw][i]);
+  }
+  const double per_frame = 1e9 / static_cast<double>(frames);
+  state.counters["raw_ns"] = Median(seconds[kRaw]) * per_frame;
+  state.counters["verify_ns"] = Median(seconds[kVerify]) * per_frame;
+  state.counters["floor_ns"] = Median(seconds[kFloor]) * per_frame;
+  state.counters["verify_ratio"] = Median(ratio[0]);
+  state.counters["floor_ratio"] = Median(ratio[1]);
+  state.SetBytesProcessed(state.iterations() * kPasses * frames *
+                          ring.frame_bytes);
+}
+
+// RegisterRatios registers BM_ReceiveRatios per prefetch policy.
+[[maybe_unused]] const bool kReceiveRatiosRegistered = [] {
+  for (BurstPrefetch p : kPrefetches) {
+    const std::string name =
+        "BM_ReceiveRatios/prefetch:" + std::string(ToString(p));
+    benchmark::RegisterBenchmark(name.c_str(), BM_ReceiveRatios, p)
+        ->Apply(BurstArgs)
+        ->UseManualTime();
+  }
+  return true;
+}();
 
 void BM_CloneAndFreeFrame(benchmark::State& state) {
   buffer::Buffer frame = Frame();
