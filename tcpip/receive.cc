@@ -726,8 +726,8 @@ namespace {
 // 198-202; frames:128, front:1 31.0-32.9 -> 34.1-34.5, front:0 38.0-39.3
 // -> 39.6-40.7. Within L2 the hints brought the payload's lines to L1
 // ahead of the sum there (Zen 5). On the Xeon of sessions 11-13 they cost
-// time within L2 instead, which BurstPrefetch::kHeaders leaves out (the
-// README's session 13 section).
+// time within L2 instead, which BurstPrefetch::kHeaders leaves out
+// (docs/performance-history.md, session 13).
 template <BurstPrefetch kPolicy>
 void RequestLines(const PacketBuffer& frame) {
   static_assert(kPolicy == BurstPrefetch::kFrame ||

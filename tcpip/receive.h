@@ -187,11 +187,11 @@ bool ReceiveInPlace(ReceivedPacket& packet, LinkType link, ReceiveStats& stats);
 // fastest depends on where the frames are, which the caller knows and the
 // library does not (DPDK leaves prefetching to the application for the
 // same reason). Measured on a Xeon of the Sapphire Rapids class
-// (tcpip_benchmark, the README's receive section): on a ring within L2,
-// kHeaders ran up to 25% faster than kFrame (VerifyBurst 13-25%,
-// ReceiveBurst 0-20%); on one beyond every cache, kFrame ran up to 30%
-// faster, and was seldom slower. A value outside the enumeration is taken
-// as kFrame.
+// (tcpip_benchmark; docs/performance-history.md, session 13): on a ring
+// within L2, kHeaders ran up to 25% faster than kFrame (VerifyBurst
+// 13-25%, ReceiveBurst 0-20%); on one beyond every cache, kFrame ran up
+// to 30% faster, and was seldom slower. A value outside the enumeration is
+// taken as kFrame.
 enum class BurstPrefetch : uint8_t {
   // kFrame (the default): for a frame that software will sum
   // (checksum_status kNone), every line of its first 1536 bytes, so that
