@@ -14,6 +14,7 @@
 #include "checksum/internal/active.h"
 #include "checksum/internal/impl.h"
 #include "checksum/internal/native_sum.h"
+#include "checksum/internal/pieces.h"
 
 namespace ipsum::checksum {
 namespace {
@@ -21,6 +22,11 @@ namespace {
 // kInlineShort: inputs shorter than this (headers, ACKs) are summed inline,
 // without the indirect call.
 constexpr size_t kInlineShort = internal::kShortLimit;
+
+// kHeadPiece bounds the first piece that ChecksumPieces sums on its own
+// before three more (see there): Ethernet, IPv6 and a TCP header with 60
+// bytes of options take 114 bytes.
+constexpr size_t kHeadPiece = 256;
 
 // ActiveSum is the implementation behind Checksum and Checksummer: below
 // kInlineShort bytes native_sum.h's SumShortOr, a size-class tree of
@@ -72,6 +78,27 @@ uint16_t ChecksumPieces(const std::span<const uint8_t>* first, size_t count,
                         size_t stride, uint16_t initial) {
   // One piece is a plain Checksum, which keeps its inline short path.
   if (count == 1) return ActiveSum(first->data(), first->size(), initial);
+  // A frame's headers in a view of their own, before the payload's views:
+  // a first piece of even length, summed into the initial value, and the
+  // pieces after it summed as a list of their own, so that two or three
+  // payload views take an implementation's path for that many pieces
+  // (x86_avx512's straight-line SumFewPieces) instead of its loop for any
+  // list. The even length leaves the later bytes at their parity, so the
+  // initial value carries the first piece exactly (RFC 1071 section 2(B)).
+  // Taken when the first piece is shorter than kInlineShort (summed inline;
+  // implementations send such a piece to their loop whatever follows), or
+  // shorter than kHeadPiece with three pieces after it (a second call, which
+  // the straight-line path for three more than repays).
+  if (count < 2) return initial;  // No piece at all.
+  const size_t head = first->size();
+  if ((head & 1) == 0 &&
+      (head < kInlineShort || (head < kHeadPiece && count == 4))) {
+    initial = ActiveSum(first->data(), head, initial);
+    const std::span<const uint8_t>& second =
+        internal::PieceAt(first, 1, stride);
+    if (count == 2) return ActiveSum(second.data(), second.size(), initial);
+    return internal::CallActiveSumPieces(&second, count - 1, stride, initial);
+  }
   return internal::CallActiveSumPieces(first, count, stride, initial);
 }
 

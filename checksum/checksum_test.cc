@@ -810,6 +810,57 @@ TEST(ChecksumTest, ChecksumPiecesEqualsChecksumOfTheConcatenation) {
   }
 }
 
+// A first piece that ChecksumPieces sums on its own (a frame's headers in
+// a view of their own: even and below kHeadPiece, with one to three pieces
+// after it) and every other first piece give the sum of the concatenation,
+// against the byte-by-byte reference: every first length from 0 to 300,
+// then one to five pieces of a packet's and a boundary's lengths, over
+// random bytes, all-0xff and all-zero (the two zeros), three initial values,
+// as an array of spans and as strided records.
+TEST(ChecksumTest, ChecksumPiecesWithAHeaderPieceFirstMatchesReference) {
+  std::mt19937_64 rng(11);
+  constexpr size_t kRest[][5] = {{482, 0, 0, 0, 0},      {482, 484, 0, 0, 0},
+                                 {482, 482, 484, 0, 0},  {1448, 0, 0, 0, 0},
+                                 {500, 501, 498, 0, 0},  {63, 1, 64, 2100, 0},
+                                 {0, 513, 449, 512, 0},  {482, 482, 484, 7, 0},
+                                 {97, 482, 482, 484, 9}, {1, 2, 3, 4, 5}};
+  constexpr size_t kRestCounts[] = {1, 2, 3, 1, 3, 4, 4, 4, 5, 5};
+  struct Record {
+    std::span<const uint8_t> piece;
+    uint64_t other;
+  };
+  std::vector<uint8_t> bytes(300 + 4 * 2100);
+  int checked = 0;
+  for (size_t head = 0; head <= 300; ++head) {
+    for (size_t r = 0; r < std::size(kRest); ++r) {
+      const int fill = static_cast<int>((head + r) % 5);
+      for (uint8_t& b : bytes) {
+        b = fill == 0 ? 0xff : fill == 1 ? 0 : static_cast<uint8_t>(rng());
+      }
+      std::vector<std::span<const uint8_t>> pieces;
+      std::vector<Record> records;
+      size_t at = 0;
+      for (size_t i = 0; i <= kRestCounts[r]; ++i) {
+        const size_t len = i == 0 ? head : kRest[r][i - 1];
+        pieces.push_back(std::span(bytes).subspan(at, len));
+        records.push_back({pieces.back(), 0});
+        at += len;
+      }
+      for (uint16_t initial : {0x0000, 0xffff, 0x8001}) {
+        const uint16_t want = internal::ReferenceSum(bytes.data(), at, initial);
+        ASSERT_EQ(ChecksumPieces(pieces, initial), want)
+            << head << " " << r << " " << initial;
+        ASSERT_EQ(ChecksumPieces(&records[0].piece, records.size(),
+                                 sizeof(Record), initial),
+                  want)
+            << head << " " << r << " " << initial;
+        ++checked;
+      }
+    }
+  }
+  EXPECT_EQ(checked, 301 * 10 * 3);
+}
+
 TEST(ChecksumTest, EmptyReturnsInitial) {
   EXPECT_EQ(Checksum(std::span<const uint8_t>()), 0);
   EXPECT_EQ(Checksum(nullptr, 0), 0);
