@@ -74,10 +74,38 @@ uint16_t ChecksumPieces(std::span<const std::span<const uint8_t>> pieces,
                         initial);
 }
 
+namespace {
+
+// SumOnePiece is ChecksumPieces of one piece: a plain Checksum, which keeps
+// its inline short path.
+[[gnu::noinline]] uint16_t SumOnePiece(const std::span<const uint8_t>* first,
+                                       uint16_t initial) {
+  return ActiveSum(first->data(), first->size(), initial);
+}
+
+// SumAfterHead is ChecksumPieces of `count` >= 2 pieces whose first, of
+// even length, is summed into the initial value before the others go on
+// as a list of their own (see ChecksumPieces).
+[[gnu::noinline]] uint16_t SumAfterHead(const std::span<const uint8_t>* first,
+                                        size_t count, size_t stride,
+                                        uint16_t initial) {
+  initial = ActiveSum(first->data(), first->size(), initial);
+  const std::span<const uint8_t>& second = internal::PieceAt(first, 1, stride);
+  if (count == 2) return ActiveSum(second.data(), second.size(), initial);
+  return internal::CallActiveSumPieces(&second, count - 1, stride, initial);
+}
+
+}  // namespace
+
 uint16_t ChecksumPieces(const std::span<const uint8_t>* first, size_t count,
                         size_t stride, uint16_t initial) {
-  // One piece is a plain Checksum, which keeps its inline short path.
-  if (count == 1) return ActiveSum(first->data(), first->size(), initial);
+  // The two special cases are functions of their own, reached by tail
+  // calls, so that this one keeps no registers of its own and the common
+  // case jumps straight to the implementation (the inline short sums took
+  // a prologue and an epilogue of four saved registers here: 30 of its 47
+  // instructions a frame, BM_VerifyBurst under callgrind).
+  if (count == 1) return SumOnePiece(first, initial);
+  if (count == 0) return initial;
   // A frame's headers in a view of their own, before the payload's views:
   // a first piece of even length, summed into the initial value, and the
   // pieces after it summed as a list of their own, so that two or three
@@ -89,15 +117,10 @@ uint16_t ChecksumPieces(const std::span<const uint8_t>* first, size_t count,
   // implementations send such a piece to their loop whatever follows), or
   // shorter than kHeadPiece with three pieces after it (a second call, which
   // the straight-line path for three more than repays).
-  if (count < 2) return initial;  // No piece at all.
   const size_t head = first->size();
   if ((head & 1) == 0 &&
       (head < kInlineShort || (head < kHeadPiece && count == 4))) {
-    initial = ActiveSum(first->data(), head, initial);
-    const std::span<const uint8_t>& second =
-        internal::PieceAt(first, 1, stride);
-    if (count == 2) return ActiveSum(second.data(), second.size(), initial);
-    return internal::CallActiveSumPieces(&second, count - 1, stride, initial);
+    return SumAfterHead(first, count, stride, initial);
   }
   return internal::CallActiveSumPieces(first, count, stride, initial);
 }
