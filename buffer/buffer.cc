@@ -491,6 +491,13 @@ std::optional<uint16_t> Buffer::Checksum(size_t offset, size_t length,
   return SumFrom(i, in_view, length, initial);
 }
 
+uint16_t Buffer::ChecksumViews(size_t first_view, uint16_t initial) const {
+  if (first_view >= views_.size()) return initial;
+  return checksum::ChecksumPieces(&views_[first_view].window_,
+                                  views_.size() - first_view, sizeof(View),
+                                  initial);
+}
+
 uint16_t Buffer::ChecksumAll(uint16_t initial) const {
   // The views are handed to the sum where they lie, as an array of records
   // that start with their span (checksum::ChecksumPieces, strided): no

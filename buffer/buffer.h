@@ -461,6 +461,16 @@ class Buffer {
   // lie, one call whatever their number, with no gathering.
   uint16_t ChecksumAll(uint16_t initial = 0) const;
 
+  // ChecksumViews returns the Internet checksum of views [first_view,
+  // view_count()) added to `initial`, as if they were one range: for a
+  // frame whose headers lie in views of their own (a header-splitting
+  // NIC), the payload's views, as ChecksumAll sums them and without
+  // Checksum's search for an offset. The first of them counts as starting
+  // at an even offset, so the sum combines with the earlier views' by
+  // checksum::CombineAt at their total length (or as `initial` when that is
+  // even). `initial` when first_view >= view_count().
+  uint16_t ChecksumViews(size_t first_view, uint16_t initial = 0) const;
+
   // Prefetch asks the CPU to start bringing the buffer's first `max_bytes`
   // bytes (all of them if fewer) into its caches, one hint per 64-byte
   // line, and returns at once: no fault, no change to anything. For a reader

@@ -171,6 +171,36 @@ TEST(BufferTest, ChecksumOfEveryRangeOverOddViewsMatchesReference) {
   }
 }
 
+// ChecksumViews sums the views from a given one to the end, each first
+// view counted from an even offset, against the reference over the same
+// bytes; past the last view it returns `initial`.
+TEST(BufferTest, ChecksumViewsSumsTheViewsFromOneToTheEnd) {
+  std::mt19937_64 rng(12);
+  const std::vector<std::vector<size_t>> layouts = {
+      {1, 3, 1, 7, 2, 1, 9, 5, 11, 1},  // odd and even, short
+      {66, 482, 482, 484},              // a frame, headers split
+      {54, 1460},
+      {14, 40, 32, 700, 700, 1, 63, 64, 2100}};
+  for (const std::vector<size_t>& lengths : layouts) {
+    size_t total = 0;
+    for (size_t n : lengths) total += n;
+    Bytes bytes = RandomBytes(rng, total);
+    Buffer buf = Chained(bytes, lengths);
+    ASSERT_EQ(buf.view_count(), lengths.size());
+    size_t start = 0;
+    for (size_t v = 0; v <= lengths.size() + 1; ++v) {
+      for (uint16_t init : {0x0000, 0xffff, 0x8001}) {
+        const uint16_t want = v < lengths.size()
+                                  ? RefSum(bytes, start, total - start, init)
+                                  : init;
+        ASSERT_EQ(buf.ChecksumViews(v, init), want) << v << " " << init;
+      }
+      if (v < lengths.size()) start += lengths[v];
+    }
+  }
+  EXPECT_EQ(Buffer().ChecksumViews(0, 0x1234), 0x1234);
+}
+
 TEST(BufferTest, ChecksumOfSeventeenViewsOfLargePayload) {
   std::mt19937_64 rng(2);
   for (size_t total : {1500u, 65535u, 65536u}) {
