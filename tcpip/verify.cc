@@ -232,11 +232,14 @@ template <bool kV4>
       // against 41.4-42.4 with the headers at the front of the first view,
       // BM_VerifyBurst/none/frames:128 on a Xeon with two 512-bit vector
       // pipes, six alternated processes). With the headers in a view of
-      // their own, the views after it as whole views to the end after the
-      // transport header's sum (Buffer::Checksum): the payload's two or
-      // three views take the sum's path for a few pieces, not its loop for
-      // the frame's four (front:0 47.9-66.5 ns against 57.3-93.5, five
-      // alternated pairs). Otherwise the whole frame (Buffer::ChecksumAll;
+      // their own, the views after it, after the transport header's sum
+      // (Buffer::ChecksumViews): the payload's two or three views take the
+      // sum's path for a few pieces, not its loop for the frame's four
+      // (front:0 47.9-66.5 ns against 57.3-93.5, five alternated pairs,
+      // when the loop took any first piece of 64 bytes or more; since
+      // checksum::ChecksumPieces sums such a header view on its own, the
+      // whole frame costs 26 instructions a frame more than this, so this
+      // stays). Otherwise the whole frame (Buffer::ChecksumAll;
       // MatchFast: the datagram is the rest of the frame) less the link and
       // network headers' sum, an even length, so the transport's bytes keep
       // their parity. Over IPv4 that initial value comes from one
@@ -256,9 +259,9 @@ template <bool kV4>
           initial = internal::HeaderSum(
               header, PseudoSumAt<kV4>(ip, s.protocol, s.transport_length));
         }
-        // The payload is the views after the first (Buffer::ChecksumViews,
-        // without Buffer::Checksum's search for the offset: 54 instructions
-        // a frame fewer).
+        // The payload is the views after the first (without
+        // Buffer::Checksum's search for the offset: 68 instructions a frame
+        // fewer in BM_VerifyBurst's pass, callgrind).
         sum = data.ChecksumViews(1, initial);
       } else if (v4) {
         sum = data.ChecksumAll(internal::EthernetIPv4Initial(
