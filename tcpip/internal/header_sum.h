@@ -169,11 +169,37 @@ inline bool IsAllOnesSum(std::span<const uint8_t> bytes) {
 // checks the transport. One accumulator, one fold and one byte swap, where
 // the two sums take two folds and a swap of every address word. Equal to
 // that value mod 0xffff (either zero may stand for the other).
+// The two common TCP headers, 20 bytes and 32 (with RFC 7323's aligned
+// timestamps), are added as straight-line loads; any other length goes
+// through AddHostOrder, which GCC 12 called out of line from VerifyFast
+// (38 instructions a frame, with the call's spills).
 [[gnu::always_inline]] inline uint16_t IPv4TransportInitial(
     const uint8_t* ip, std::span<const uint8_t> header, uint8_t protocol,
     uint16_t transport_length) {
-  return FoldBigEndian(
-      AddHostOrder(header, IPv4PseudoWords(ip, protocol, transport_length, 0)));
+  uint64_t acc = IPv4PseudoWords(ip, protocol, transport_length, 0);
+  auto add = [&acc](uint64_t w) {
+    acc += w;
+    acc += acc < w;
+  };
+  const uint8_t* const p = header.data();
+  uint64_t w[4];
+  if (header.size() == 20) {
+    uint32_t last;
+    std::memcpy(w, p, 16);
+    std::memcpy(&last, p + 16, 4);
+    add(w[0]);
+    add(w[1]);
+    add(last);
+  } else if (header.size() == 32) {
+    std::memcpy(w, p, 32);
+    add(w[0]);
+    add(w[1]);
+    add(w[2]);
+    add(w[3]);
+  } else {
+    acc = AddHostOrder(header, acc);
+  }
+  return FoldBigEndian(acc);
 }
 
 // PseudoSum returns header::PseudoHeaderSum for IPv4 (RFC 9293

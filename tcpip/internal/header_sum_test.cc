@@ -53,9 +53,10 @@ TEST(HeaderSumTest, EqualsChecksumForEveryLengthAndInitialValue) {
 TEST(HeaderSumTest, IPv4TransportInitialIsThePseudoHeaderAndTheHeader) {
   std::mt19937 rng(19);
   for (int round = 0; round < 4000; ++round) {
-    // An IPv4 header (its addresses at 12-19) and a transport header of 0
-    // to 60 bytes, random, all-0xff or all-zero.
-    std::vector<uint8_t> ip(20), header(rng() % 61);
+    // An IPv4 header (its addresses at 12-19) and a transport header of
+    // each length from 0 to 60 bytes in turn (20 and 32 take straight-line
+    // code), random, all-0xff or all-zero.
+    std::vector<uint8_t> ip(20), header(round % 61);
     const int fill = round % 5;
     for (auto& x : ip) {
       x = static_cast<uint8_t>(fill == 1 ? 0xff : fill == 2 ? 0 : rng());
