@@ -74,6 +74,13 @@ inline uint16_t Fold(uint64_t acc) {
   }
 }
 
+// AddEndAround adds `w` to `acc` modulo 2^64 - 1: the carry out of bit 63
+// is added back at bit 0 (RFC 1071 section 2(C)'s end-around carry).
+[[gnu::always_inline]] inline void AddEndAround(uint64_t& acc, uint64_t w) {
+  acc += w;
+  acc += acc < w;
+}
+
 // AddHostOrder returns `acc` plus the words of `bytes` as the host loads
 // them, mod 2^64 - 1 (a multiple of 0xffff, so the fold of the result is
 // the sum mod 0xffff), not folded.
@@ -82,10 +89,7 @@ inline uint64_t AddHostOrder(std::span<const uint8_t> bytes, uint64_t acc) {
   size_t n = bytes.size();
   // Any load of an even number of bytes from an even offset holds whole
   // words, and 2^16 == 1 (mod 0xffff) whatever their place in it.
-  auto add = [&acc](uint64_t w) {
-    acc += w;
-    acc += acc < w;  // End-around carry: the sum mod 2^64 - 1.
-  };
+  auto add = [&acc](uint64_t w) { AddEndAround(acc, w); };
   for (; n >= 8; p += 8, n -= 8) {
     uint64_t w;
     std::memcpy(&w, p, 8);
@@ -149,10 +153,7 @@ inline bool IsAllOnesSum(std::span<const uint8_t> bytes) {
     const uint8_t* ip, uint8_t protocol, uint16_t transport_length,
     uint64_t acc) {
   constexpr bool kLittle = std::endian::native == std::endian::little;
-  auto add = [&acc](uint64_t w) {
-    acc += w;
-    acc += acc < w;
-  };
+  auto add = [&acc](uint64_t w) { AddEndAround(acc, w); };
   uint64_t addresses;
   std::memcpy(&addresses, ip + 12, 8);
   add(addresses);
@@ -177,10 +178,7 @@ inline bool IsAllOnesSum(std::span<const uint8_t> bytes) {
     const uint8_t* ip, std::span<const uint8_t> header, uint8_t protocol,
     uint16_t transport_length) {
   uint64_t acc = IPv4PseudoWords(ip, protocol, transport_length, 0);
-  auto add = [&acc](uint64_t w) {
-    acc += w;
-    acc += acc < w;
-  };
+  auto add = [&acc](uint64_t w) { AddEndAround(acc, w); };
   const uint8_t* const p = header.data();
   uint64_t w[4];
   if (header.size() == 20) {
@@ -244,20 +242,16 @@ inline uint16_t PseudoSum(const header::IPv6Address& source,
   // of 0xffff), where -x is ~x. The link header's three loads written out:
   // through AddHostOrder(span(f, 14)), which GCC 12 did not unroll here,
   // VerifyBurst's loop took 57 instructions a frame more (callgrind).
-  auto add = [](uint64_t& acc, uint64_t w) {
-    acc += w;
-    acc += acc < w;
-  };
   uint64_t link = 0;
   uint64_t w8;
   uint32_t w4;
   uint16_t w2;
   std::memcpy(&w8, f, 8);
-  add(link, w8);
+  AddEndAround(link, w8);
   std::memcpy(&w4, f + 8, 4);
-  add(link, w4);
+  AddEndAround(link, w4);
   std::memcpy(&w2, f + 12, 2);
-  add(link, w2);
+  AddEndAround(link, w2);
   return FoldBigEndian(
       IPv4PseudoWords(f + 14, protocol, transport_length, ~link));
 }
