@@ -89,23 +89,22 @@ inline uint64_t AddHostOrder(std::span<const uint8_t> bytes, uint64_t acc) {
   size_t n = bytes.size();
   // Any load of an even number of bytes from an even offset holds whole
   // words, and 2^16 == 1 (mod 0xffff) whatever their place in it.
-  auto add = [&acc](uint64_t w) { AddEndAround(acc, w); };
   for (; n >= 8; p += 8, n -= 8) {
     uint64_t w;
     std::memcpy(&w, p, 8);
-    add(w);
+    AddEndAround(acc, w);
   }
   if (n >= 4) {
     uint32_t w;
     std::memcpy(&w, p, 4);
-    add(w);
+    AddEndAround(acc, w);
     p += 4;
     n -= 4;
   }
   if (n >= 2) {
     uint16_t w;
     std::memcpy(&w, p, 2);
-    add(w);
+    AddEndAround(acc, w);
     p += 2;
     n -= 2;
   }
@@ -114,7 +113,7 @@ inline uint64_t AddHostOrder(std::span<const uint8_t> bytes, uint64_t acc) {
     const uint8_t last[2] = {p[0], 0};
     uint16_t w;
     std::memcpy(&w, last, 2);
-    add(w);
+    AddEndAround(acc, w);
   }
   return acc;
 }
@@ -153,13 +152,14 @@ inline bool IsAllOnesSum(std::span<const uint8_t> bytes) {
     const uint8_t* ip, uint8_t protocol, uint16_t transport_length,
     uint64_t acc) {
   constexpr bool kLittle = std::endian::native == std::endian::little;
-  auto add = [&acc](uint64_t w) { AddEndAround(acc, w); };
   uint64_t addresses;
   std::memcpy(&addresses, ip + 12, 8);
-  add(addresses);
+  AddEndAround(acc, addresses);
   // Each word less than 2^16, so their sum is one addend.
-  add(kLittle ? uint64_t{ByteSwap16(protocol)} + ByteSwap16(transport_length)
-              : uint64_t{protocol} + transport_length);
+  const uint64_t rest =
+      kLittle ? uint64_t{ByteSwap16(protocol)} + ByteSwap16(transport_length)
+              : uint64_t{protocol} + transport_length;
+  AddEndAround(acc, rest);
   return acc;
 }
 
@@ -178,22 +178,21 @@ inline bool IsAllOnesSum(std::span<const uint8_t> bytes) {
     const uint8_t* ip, std::span<const uint8_t> header, uint8_t protocol,
     uint16_t transport_length) {
   uint64_t acc = IPv4PseudoWords(ip, protocol, transport_length, 0);
-  auto add = [&acc](uint64_t w) { AddEndAround(acc, w); };
   const uint8_t* const p = header.data();
   uint64_t w[4];
   if (header.size() == 20) {
     uint32_t last;
     std::memcpy(w, p, 16);
     std::memcpy(&last, p + 16, 4);
-    add(w[0]);
-    add(w[1]);
-    add(last);
+    AddEndAround(acc, w[0]);
+    AddEndAround(acc, w[1]);
+    AddEndAround(acc, last);
   } else if (header.size() == 32) {
     std::memcpy(w, p, 32);
-    add(w[0]);
-    add(w[1]);
-    add(w[2]);
-    add(w[3]);
+    AddEndAround(acc, w[0]);
+    AddEndAround(acc, w[1]);
+    AddEndAround(acc, w[2]);
+    AddEndAround(acc, w[3]);
   } else {
     acc = AddHostOrder(header, acc);
   }
