@@ -51,6 +51,7 @@
 #include <span>
 #include <string_view>
 
+#include "checksum/endian.h"
 #include "header/address.h"
 #include "header/tcp.h"
 #include "tcpip/packet_buffer.h"
@@ -238,18 +239,24 @@ size_t ReceiveBurst(std::span<ReceivedPacket> packets, LinkType link,
 // reads two or three fields of most segments pays for all of them.
 // VerifyFrame judges the frame exactly as Receive would (the same verdict,
 // the same counters in ReceiveStats, every check, every offload state) but
-// leaves the frame as it is and describes it in a VerifiedFrame of 16
-// bytes: where each layer starts, where the transport's payload ends. The
-// fields are then read where they lie, when asked for (HeaderBytes, the
-// header package's views, ReadTCPInfo), as DPDK's mbuf keeps l2_len /
-// l3_len / l4_len and the application reads the headers in place.
+// leaves the frame as it is and describes it in a VerifiedFrame of 32
+// bytes: where each layer starts, where the transport's payload ends, and
+// the first 16 bytes of the transport header (the ports; for TCP the
+// sequence and acknowledgment numbers, flags and window), copied while the
+// header is checked, as Linux's TCP receive copies the sequence numbers
+// and flags into the skb's control block (TCP_SKB_CB) for the rest of TCP
+// to read. Every other field is read where it lies, when asked for
+// (HeaderBytes, the header package's views, ReadTCPInfo), as DPDK's mbuf
+// keeps l2_len / l3_len / l4_len and the application reads the headers in
+// place.
 //
 //   VerifiedFrame v;
 //   if (VerifyFrame(frame, LinkType::kEthernet, stats, v)) {
+//     uint16_t port = v.destination_port();
+//     uint32_t seq = v.tcp_seq();
 //     std::array<uint8_t, PacketBuffer::kHeaderCapacity> scratch;
 //     std::span<const uint8_t> h = HeaderBytes(frame, v, scratch);
-//     uint16_t port = LoadBig16(&h[v.transport_offset + 2]);
-//     std::optional<TCPInfo> tcp = ReadTCPInfo(h, v);
+//     std::optional<TCPInfo> tcp = ReadTCPInfo(h, v);  // With the options.
 //     std::optional<buffer::Buffer> payload =
 //         frame.data().CloneRange(v.payload_offset, v.payload_length());
 //   }
@@ -278,9 +285,34 @@ struct VerifiedFrame {
   // is_fragment and checksum_verified are ReceivedPacket's.
   bool is_fragment = false;
   bool checksum_verified = false;
+  // transport_head holds the transport header's first bytes as they lie in
+  // the frame (network byte order): for TCP its first 16 (ports, sequence
+  // and acknowledgment numbers, data offset, flags, window), for UDP its 8
+  // and then 8 zeros; for a fragment, zeros. The accessors below decode
+  // it.
+  alignas(8) std::array<uint8_t, 16> transport_head{};
 
   // payload_length is the payload's size in bytes.
   size_t payload_length() const { return payload_end - payload_offset; }
+
+  // The ports of a TCP segment or UDP datagram, Receive's
+  // ReceivedPacket::source_port and destination_port (0 for a fragment).
+  uint16_t source_port() const { return LoadBig16(&transport_head[0]); }
+  uint16_t destination_port() const { return LoadBig16(&transport_head[2]); }
+  // is_tcp: transport is kTCP. A TCP segment's sequence and acknowledgment
+  // numbers, flags and window, ReceivedPacket::tcp's seq, ack, flags and
+  // window; 0 when transport is not kTCP.
+  bool is_tcp() const { return transport == TransportProtocol::kTCP; }
+  uint32_t tcp_seq() const {
+    return is_tcp() ? LoadBig32(&transport_head[4]) : 0;
+  }
+  uint32_t tcp_ack() const {
+    return is_tcp() ? LoadBig32(&transport_head[8]) : 0;
+  }
+  uint8_t tcp_flags() const { return is_tcp() ? transport_head[13] : 0; }
+  uint16_t tcp_window() const {
+    return is_tcp() ? LoadBig16(&transport_head[14]) : 0;
+  }
 
   friend bool operator==(const VerifiedFrame&, const VerifiedFrame&) = default;
 };

@@ -150,6 +150,24 @@ void ExpectSameAsReceived(const PacketBuffer& frame, const Bytes& bytes,
     EXPECT_EQ(LoadBig16(&h[v.transport_offset]), r.source_port);
     EXPECT_EQ(LoadBig16(&h[v.transport_offset + 2]), r.destination_port);
   }
+  // The fields VerifiedFrame carries are Receive's, and its transport_head
+  // the header's first bytes as the frame holds them: 16 of TCP's, 8 of
+  // UDP's and then zeros, zeros for a fragment.
+  EXPECT_EQ(v.source_port(), r.source_port);
+  EXPECT_EQ(v.destination_port(), r.destination_port);
+  EXPECT_EQ(v.is_tcp(), r.tcp.has_value());
+  const TCPInfo tcp = r.tcp.value_or(TCPInfo{});
+  EXPECT_EQ(v.tcp_seq(), tcp.seq);
+  EXPECT_EQ(v.tcp_ack(), tcp.ack);
+  EXPECT_EQ(v.tcp_flags(), tcp.flags);
+  EXPECT_EQ(v.tcp_window(), tcp.window);
+  std::array<uint8_t, 16> head{};
+  if (!v.is_fragment) {
+    const size_t n = v.is_tcp() ? 16 : 8;
+    ASSERT_GE(h.size(), v.transport_offset + n);
+    std::copy_n(h.begin() + v.transport_offset, n, head.begin());
+  }
+  EXPECT_EQ(v.transport_head, head);
 }
 
 // Compare runs `bytes` through ReceiveInPlace and through the general path
@@ -384,6 +402,47 @@ TEST(ReceiveFastTest, DamagedFramesMatchTheGeneralPath) {
   // Both outcomes are exercised often.
   EXPECT_GT(delivered, 300);
   EXPECT_GT(dropped, 300);
+}
+
+TEST(ReceiveFastTest, VerifiedFrameCarriesTheTransportFields) {
+  std::mt19937 rng(7);
+  for (NetworkProtocol network :
+       {NetworkProtocol::kIPv4, NetworkProtocol::kIPv6}) {
+    for (int vlan_tags : {0, 1}) {  // The fast path, then the general one.
+      SCOPED_TRACE(::testing::Message()
+                   << "IPv6 " << (network == NetworkProtocol::kIPv6)
+                   << " VLAN tags " << vlan_tags);
+      const Bytes payload = RandomBytes(rng, 100);
+      ReceiveStats stats;
+      VerifiedFrame v;
+      const Bytes segment = Encode(true, 1, payload, vlan_tags, network);
+      ASSERT_TRUE(VerifyFrame(Build(segment, {}, RxState{}),
+                              LinkType::kEthernet, stats, v));
+      // Segment's fields.
+      EXPECT_TRUE(v.is_tcp());
+      EXPECT_EQ(v.source_port(), 49152);
+      EXPECT_EQ(v.destination_port(), 443);
+      EXPECT_EQ(v.tcp_seq(), 0xfffffff0u);
+      EXPECT_EQ(v.tcp_ack(), 0x12345678u);
+      EXPECT_EQ(v.tcp_flags(), header::kTCPFlagAck | header::kTCPFlagPsh);
+      EXPECT_EQ(v.tcp_window(), 29200);
+      // Data offset 8 (32 bytes: the timestamps).
+      EXPECT_EQ(v.transport_head[12], 0x80);
+
+      const Bytes datagram = Encode(false, 0, payload, vlan_tags, network);
+      ASSERT_TRUE(VerifyFrame(Build(datagram, {}, RxState{}),
+                              LinkType::kEthernet, stats, v));
+      EXPECT_FALSE(v.is_tcp());
+      EXPECT_EQ(v.source_port(), 5353);
+      EXPECT_EQ(v.destination_port(), 53);
+      EXPECT_EQ(LoadBig16(&v.transport_head[4]), 8 + payload.size());
+      EXPECT_EQ(v.tcp_seq(), 0u);
+      EXPECT_EQ(v.tcp_ack(), 0u);
+      EXPECT_EQ(v.tcp_flags(), 0);
+      EXPECT_EQ(v.tcp_window(), 0);
+      for (size_t i = 8; i < 16; ++i) EXPECT_EQ(v.transport_head[i], 0);
+    }
+  }
 }
 
 TEST(ReceiveFastTest, EveryTCPDataOffsetAndUDPLength) {

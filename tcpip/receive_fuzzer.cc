@@ -236,6 +236,15 @@ Verdict Run(std::span<const uint8_t> frame, LinkType link, uint8_t split,
       IPSUM_FUZZ_CHECK(
           std::equal(h.begin(), h.end(), want.begin(), want.end()));
       IPSUM_FUZZ_CHECK(ReadTCPInfo(h, verified) == p.tcp);
+      // The fields the record carries are Receive's.
+      const TCPInfo tcp = p.tcp.value_or(TCPInfo{});
+      IPSUM_FUZZ_CHECK(verified.source_port() == p.source_port &&
+                       verified.destination_port() == p.destination_port &&
+                       verified.is_tcp() == p.tcp.has_value() &&
+                       verified.tcp_seq() == tcp.seq &&
+                       verified.tcp_ack() == tcp.ack &&
+                       verified.tcp_flags() == tcp.flags &&
+                       verified.tcp_window() == tcp.window);
       const std::optional<buffer::Buffer> payload = frames[0].data().CloneRange(
           verified.payload_offset, verified.payload_length());
       IPSUM_FUZZ_CHECK(payload.has_value() &&

@@ -81,6 +81,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
+#include <memory>
 #include <random>
 #include <string>
 #include <string_view>
@@ -661,52 +662,48 @@ void BM_ReceiveFloor(benchmark::State& state) {
 }
 BENCHMARK(BM_ReceiveFloor)->Apply(BurstArgs)->UseManualTime();
 
-// VerifyPass hands `frames` to VerifyBurst kBurst at a time and, after
-// each burst, reads what a stack reads of each segment VerifyBurst
-// accepted: the FloorResult fields (ports, sequence and acknowledgment
-// numbers, flags, payload length), where they lie (HeaderBytes), into
-// results[0, frames.size()).
+// VerifyPass hands `frames` to VerifyBurst kBurst at a time, into
+// verified[0, frames.size()) and delivered[0, frames.size()): the record of
+// each segment, which holds what a stack reads first (the FloorResult
+// fields: ports, sequence and acknowledgment numbers, flags and payload
+// length, VerifiedFrame's accessors), as FloorBurst's FloorResult does.
 void VerifyPass(std::span<const PacketBuffer> frames, ReceiveStats& stats,
-                FloorResult* results, BurstPrefetch prefetch) {
-  VerifiedFrame verified[kBurst];
-  bool delivered[kBurst];
+                VerifiedFrame* verified, bool* delivered,
+                BurstPrefetch prefetch) {
   for (size_t k = 0; k < frames.size(); k += kBurst) {
     const size_t n = std::min(kBurst, frames.size() - k);
-    const std::span<const PacketBuffer> burst = frames.subspan(k, n);
-    VerifyBurst(burst, LinkType::kEthernet, stats, verified, delivered,
+    VerifyBurst(frames.subspan(k, n), LinkType::kEthernet, stats,
+                std::span(verified + k, n), std::span(delivered + k, n),
                 prefetch);
-    for (size_t i = 0; i < n; ++i) {
-      if (!delivered[i]) continue;
-      const VerifiedFrame& v = verified[i];
-      std::array<uint8_t, PacketBuffer::kHeaderCapacity> scratch;
-      const std::span<const uint8_t> h = HeaderBytes(burst[i], v, scratch);
-      const uint8_t* const t = h.data() + v.transport_offset;
-      FloorResult& r = results[k + i];
-      r.frame = h.data();
-      r.source_port = LoadBig16(t);
-      r.destination_port = LoadBig16(t + 2);
-      r.seq = LoadBig32(t + 4);
-      r.ack = LoadBig32(t + 8);
-      r.flags = t[13];
-      r.payload_length = static_cast<uint16_t>(v.payload_length());
-    }
   }
-  benchmark::DoNotOptimize(results);
+  benchmark::DoNotOptimize(verified);
+}
+
+// SameFields reports whether `v`, VerifyBurst's record of a segment, holds
+// the fields FloorBurst read of it into `r`.
+bool SameFields(const VerifiedFrame& v, const FloorResult& r) {
+  return v.source_port() == r.source_port &&
+         v.destination_port() == r.destination_port && v.tcp_seq() == r.seq &&
+         v.tcp_ack() == r.ack && v.tcp_flags() == r.flags &&
+         v.payload_length() == r.payload_length;
 }
 
 // BM_VerifyBurst is BM_ReceiveBurst with VerifyBurst in place of
-// ReceiveBurst, over the same frames (a ring of PacketBuffers), and after
-// each burst the reads of VerifyPass.
+// ReceiveBurst, over the same frames (a ring of PacketBuffers): VerifyPass.
 void BM_VerifyBurst(benchmark::State& state, ChecksumStatus status,
                     BurstPrefetch prefetch) {
   const bool front = state.range(0) == kFront;
   const auto frames = static_cast<size_t>(state.range(1));
   ReceiveRing ring(frames, front, status, /*bare=*/true);
   ReceiveStats stats;
-  std::vector<FloorResult> results(frames);
+  std::vector<VerifiedFrame> verified(frames);
+  const std::unique_ptr<bool[]> delivered(new bool[frames]);
   TimedPasses(
       state, frames, [&] { ring.Refill(); },
-      [&] { VerifyPass(ring.bare_frames, stats, results.data(), prefetch); });
+      [&] {
+        VerifyPass(ring.bare_frames, stats, verified.data(), delivered.get(),
+                   prefetch);
+      });
   if (stats.delivered != stats.received) state.SkipWithError("dropped");
   state.SetBytesProcessed(state.iterations() * frames * ring.frame_bytes);
 }
@@ -783,7 +780,10 @@ double Median(std::vector<double>& v) {
 // 15 microseconds (within L2), so a ratio compares passes that saw the
 // same state of a machine whose speed moves between processes and
 // seconds: the separate benchmarks' ns_per_frame, taken seconds apart,
-// give ratios that moved by up to 1.3x between processes here.
+// give ratios that moved by up to 1.3x between processes here. After the
+// passes, every record VerifyBurst left (VerifiedFrame) must hold the
+// fields FloorBurst read of the same frame (SameFields), or the benchmark
+// fails.
 void BM_ReceiveRatios(benchmark::State& state, BurstPrefetch prefetch) {
   const bool front = state.range(0) == kFront;
   const auto frames = static_cast<size_t>(state.range(1));
@@ -795,6 +795,8 @@ void BM_ReceiveRatios(benchmark::State& state, BurstPrefetch prefetch) {
   ReceiveStats verify_stats;
   ReceiveStats floor_stats;
   std::vector<FloorResult> results(frames);
+  std::vector<VerifiedFrame> verified(frames);
+  const std::unique_ptr<bool[]> delivered(new bool[frames]);
   enum Pass { kRaw, kVerify, kFloor, kPasses };
   const auto run = [&](int pass) {
     switch (pass) {
@@ -805,7 +807,8 @@ void BM_ReceiveRatios(benchmark::State& state, BurstPrefetch prefetch) {
         }
         break;
       case kVerify:
-        VerifyPass(ring.bare_frames, verify_stats, results.data(), prefetch);
+        VerifyPass(ring.bare_frames, verify_stats, verified.data(),
+                   delivered.get(), prefetch);
         break;
       default:
         for (size_t k = 0; k < frames; k += kBurst) {
@@ -837,6 +840,12 @@ void BM_ReceiveRatios(benchmark::State& state, BurstPrefetch prefetch) {
       floor_stats.delivered != floor_stats.received) {
     state.SkipWithError("dropped");
     return;
+  }
+  for (size_t k = 0; k < frames; ++k) {
+    if (!SameFields(verified[k], results[k])) {
+      state.SkipWithError("VerifyBurst's fields differ from FloorBurst's");
+      return;
+    }
   }
   std::vector<double> ratio[2];
   for (size_t i = 0; i < seconds[kRaw].size(); ++i) {
