@@ -689,6 +689,29 @@ TEST_P(ImplementationTest, SumPiecesOfAFewBlocksMatchReference) {
   }
 }
 
+// Many pieces of one to four vectors (a chain of small views: GRO, tiny
+// segments), of every length from 64 to 319 bytes, so that both parities
+// follow each length, over all-0xff and carry-heavy bytes: thousands of
+// pieces, enough to fill an accumulator's bound many times over.
+TEST_P(ImplementationTest, SumPiecesManySmallPiecesMatchReference) {
+  std::mt19937_64 rng(11);
+  Buffer ones(1 << 16, 0xff);
+  Buffer carry_heavy(1 << 16);
+  carry_heavy.FillCarryHeavy(rng);
+  for (Buffer* buf : {&ones, &carry_heavy}) {
+    for (int run = 0; run < 4; ++run) {
+      std::vector<std::span<const uint8_t>> pieces;
+      for (size_t i = 0; i < 3000; ++i) {
+        const size_t len = run == 0 ? 64 + i % 256 : 64 + rng() % 256;
+        pieces.emplace_back(buf->at(rng() % ((1 << 16) - 320)), len);
+      }
+      const uint16_t initial = kInitials[run];
+      ASSERT_EQ(SumPieces(pieces, initial), ReferencePieces(pieces, initial))
+          << "run " << run;
+    }
+  }
+}
+
 // Random splits of random stretches: up to 20 pieces, each from its own
 // place in the buffer (any alignment), a third of them empty or 1 byte
 // long, lengths up to 3000, random and carry-heavy data, every initial.
