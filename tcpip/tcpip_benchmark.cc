@@ -37,9 +37,10 @@
 //   BM_VerifyBurst/<mode>/prefetch:<policy>/front:<0|1>/frames:<128|32768>
 //                              the same rings handed to VerifyBurst (the
 //                              same judgement as ReceiveBurst, the frame
-//                              described in 16 bytes, not taken apart),
-//                              and the FloorResult fields read from each
-//                              accepted frame's headers where they lie.
+//                              not taken apart but described in a 32-byte
+//                              VerifiedFrame, which holds the FloorResult
+//                              fields: ports, sequence numbers, flags,
+//                              payload length).
 //   BM_RawChecksumFrames/<how>/front:<0|1>/frames:<128|32768>/ahead:<0|1>
 //                              the checksum of the same frames' bytes over
 //                              the same kind of ring, timed the same way:
