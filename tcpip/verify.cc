@@ -294,12 +294,11 @@ template <bool kV4>
   // The transport header's first 16 bytes (TCP's header has 20 or more)
   // or 8 (UDP's), copied while its line is at hand (MatchFast: the first
   // view holds the whole header).
-  {
-    const uint8_t* const t = f + kT;
-    uint64_t head[2] = {0, 0};
-    std::memcpy(&head[0], t, 8);
-    if (tcp) std::memcpy(&head[1], t + 8, 8);
-    std::memcpy(out.transport_head.data(), head, sizeof(head));
+  std::memcpy(out.transport_head.data(), f + kT, 8);
+  if (tcp) {
+    std::memcpy(out.transport_head.data() + 8, f + kT + 8, 8);
+  } else {
+    std::memset(out.transport_head.data() + 8, 0, 8);
   }
   ++stats.delivered;
   return FastResult::kDelivered;
