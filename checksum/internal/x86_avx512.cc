@@ -1447,29 +1447,27 @@ uint16_t SumMedium(const uint8_t* p, size_t len, uint16_t initial) {
   size_t blocks = 0;
   uint64_t acc = 0;
   size_t odd = 0;
+  // make_room reduces `w` into `acc` first when `need` more blocks would
+  // take it past kMaxBlocks, and counts them.
+  const auto make_room = [&](size_t need) __attribute__((always_inline)) {
+    if (blocks > kMaxBlocks - need) {
+      acc = AddEndAround(acc, w.Native());
+      w = Wide();
+      blocks = 0;
+    }
+    blocks += need;
+  };
   for (size_t i = 0; i < count; ++i) {
     const uint8_t* const p = PieceAt(pieces, i, stride).data();
     const size_t len = PieceAt(pieces, i, stride).size();
     if (len < kShort) {
       acc = AddEndAround(acc, PlaceNative(SumShortNative(p, len), odd));
     } else if (len < kVectorPieceEnd) {
-      const size_t need = len / kVector + 1;  // At most 4.
-      if (blocks > kMaxBlocks - need) {
-        acc = AddEndAround(acc, w.Native());
-        w = Wide();
-        blocks = 0;
-      }
-      blocks += need;
+      make_room(len / kVector + 1);  // At most 4.
       AddPieceVectors(p, len,
                       _mm512_set1_epi64(static_cast<int64_t>(odd & 1) * 8), w);
     } else if (len < kPieceAlignFrom) {
-      const size_t need = len / kBlock + 1;  // At most kPieceMaxBlocks.
-      if (blocks > kMaxBlocks - need) {
-        acc = AddEndAround(acc, w.Native());
-        w = Wide();
-        blocks = 0;
-      }
-      blocks += need;
+      make_room(len / kBlock + 1);  // At most kPieceMaxBlocks.
       if ((odd & 1) == 0) {
         AddPiece<false>(p, len, w);
       } else {
