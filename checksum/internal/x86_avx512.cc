@@ -1,81 +1,35 @@
 // Copyright 2026 The ipsum Authors. SPDX-License-Identifier: Apache-2.0
 //
-// The x86-64 AVX-512 fast path. The data is read as 64-bit lanes in native
-// (little-endian) order; RFC 1071 section 2(B) lets a little-endian host add
-// the words as loaded and byte-swap the folded 16-bit result once.
+// The x86-64 AVX-512 (F, BW) implementation. The data is read as 64-bit lanes
+// in native (little-endian) order; RFC 1071 section 2(B) lets a little-endian
+// host add the words as loaded and byte-swap the folded 16-bit result once.
 //
-// Long inputs: the 512-byte loop, x86_avx2.cc's method on 512-bit vectors.
-// Per 64-bit lane it keeps A, the sum of the lanes modulo 2^64 (plain vector
-// adds, which drop the carries out of bit 63), and G, a sum of estimates of
-// the lanes' top 16-bit words that tells how many carries were dropped. Per
-// block of eight vectors, the vectors are added in two trees of four, one
-// into each of two lane sums (their sum is A; measured on Zen 5 at 16 KiB,
-// one tree of eight into one sum ran 17% slower and eight adds chained into
-// the two sums 25% slower), and the eight vectors' top words are averaged in
-// a tree (vpavgw: (x + y + 1) >> 1 per 16-bit word, exact, no overflow) into
-// R, whose top words are added to G (one shift, one add). That is 17 vector
-// operations per 8 x 64 bytes, close to the 2 x 64-byte loads per cycle of a
-// core with four 512-bit vector pipes. (Measured and not kept, at 16 KiB:
-// the 3-op lane sum of x86_avx2's short path at 512 bits runs at 0.66x the
-// load loop; VNNI vpdpbusd runs one per cycle on Zen 5, so a lane sum plus a
-// vpdpbusd of the top bytes reached 0.56x and even/odd byte sums with two
-// vpdpbusd 0.41x. On a core with two 512-bit vector pipes, a Xeon with
-// AVX-512 FP16 of the Sapphire Rapids class at 2.8-2.9 GHz, this loop runs
-// a block in about 9.2 cycles at 16 KiB, 1.85 vector operations a cycle,
-// where the load loop reads one in 5.6: 0.61-0.68x. There the top-byte
-// method as an implementation of its own, x86_avx512_vnni (a lane sum and
-// one vpdpbusd per vector into eight chains, 16 operations a block, exact
-// for 256 values a lane, so reduced every 64 blocks), ran 0.94-1.03x this
-// loop's time at 8-32 KiB and 0.91-0.98x at 64 KiB, but 1.02x at 4 KiB and
-// 1.10-1.19x at 1500-2048 B, where its reduction costs more (two processes,
-// medians of 3); the dispatcher, timing 1500 bytes, never chose it, and it
-// was not kept. Two operations per 64 bytes, the fewest of any exact method
-// tried here, hold such a core near 0.65x the load loop.)
-//
-// Why A and G give the exact sum. For one lane of one block, with v_i the
-// eight 64-bit values, W the sum of their top words and L the sum of their
-// low 48 bits (0 <= L < 8 * 2^48), the true sum is c = 2^48 W + L. Each
-// vpavgw rounds up by at most 1/2 of its own unit: 2 R1 - (w_a + w_b) is 0
-// or 1 at the first level, 4 R2 - W4 is in [0, 2 + 1 + 1] at the second and
-// 8 R - W in [0, 4 + 4 + 4] at the third. So e = 2^51 R = 2^48 (8R) is in
-// [2^48 W, 2^48 W + 12 * 2^48] and c - e is in (-12 * 2^48, 8 * 2^48):
-// |c - e| < 3 * 2^50. A block with masked-out vectors is still eight
-// vectors (some zero) and obeys the same bound. Over n block-lanes, T (the
-// exact total of all lanes) and T' = 2^51 G differ by less than n 3 2^50;
-// with at most kMaxBlocks = 320 blocks per Wide (n <= 2560 lanes) that is
-// below 7680 * 2^50 < 2^63, so T = T' + d, d = A - T' read as a signed
-// 64-bit number. Wide::Native turns that into T modulo 2^64 - 1 (end-around
-// carry), a multiple of 0xffff. G itself stays below 320 * 2^16 per lane.
-// X86Avx512Sum and CopySum's fused loops reduce with ReduceShortChain
-// (CopyMedium with its variant ReduceCarries) instead, to a number below
-// 2^53 congruent to T modulo 0xffff, through a shorter chain of dependent
-// instructions: at a few KiB, the part of a sum's cost that the next sum
-// cannot overlap, and the part of a copy's that its stores cannot hide.
+// Long inputs: the 512-byte loop, x86_avx2.cc's method on 512-bit vectors. Per
+// 64-bit lane it keeps A, the lane sums modulo 2^64 (two halves `a` and `b`,
+// each fed by a tree of four vectors), and G, the vpavgw estimates of the
+// lanes' top 16-bit words, which tell how many carries A dropped: 17 vector
+// operations per eight loads. Why A and G give the exact sum, and the bound
+// that kMaxBlocks keeps, is proved in docs/design.md ("The carry bound").
 //
 // Alignment without scalar code: a long input is summed as the 64-byte
 // aligned vectors that cover it, counted from `base`, the 64-byte boundary at
 // or before its start. The first vector is a masked load that zeroes the
-// bytes before the input, the last block's vectors masked loads that zero
-// the bytes after its end (a masked-out byte is never read: the loads
-// suppress faults there). Every byte keeps its word position relative to
-// `base`; if the input starts at an odd distance from it, the sum is swapped
-// once at the end. CopySum does the same relative to the destination's
-// boundary (aligned stores; the source loads are then as aligned as the two
-// addresses allow) and stores the head and tail with masked stores, which
-// write nothing outside dst[0, len).
+// bytes before the input, the last ones masked loads that zero the bytes
+// after its end (a masked-out byte is never read: the loads suppress faults
+// there). Every byte keeps its word position relative to `base`; if the input
+// starts at an odd distance from it, the sum is swapped once at the end.
+// CopySum does the same relative to the destination's boundary (aligned
+// stores) and writes the head and tail with masked stores, which write
+// nothing outside dst[0, len).
 //
-// Inputs of 64 to kMediumEnd - 1 (255) bytes take SumMedium: one to four
-// unaligned vectors, the last a masked load, reduced by carry-save adders
-// in straight-line code per vector count. Inputs of kMediumEnd to
-// kAlignFrom - 1 bytes take unaligned vectors and the Lanes method (a lane
-// sum modulo 2^64 plus the exact sum of the high 32-bit halves, H: L = A -
-// H * 2^32, and the sum is L + H since 2^32 == 1 (mod 0xffff)), the last
-// vector a masked load. In SumPieces, where one Wide is shared by all the
-// pieces, a piece of kShort to kPieceAlignFrom - 1 (2047) bytes is instead
-// added to it as blocks of the 512-byte method, whole ones and one partial
-// (AddPiece, AddPieceBlock), with no alignment and no reduction of its own.
-// Inputs shorter than 64 bytes take the scalar path of native_sum.h. Only this file is built with the
-// AVX-512 flags (-mavx512f -mavx512bw, and -mbmi2 for the masks' bzhi).
+// Size classes: below 64 bytes the scalar path of native_sum.h; 64 to 255
+// bytes SumMedium (one to four unaligned vectors, carry-save adders); 256 to
+// 511 SumSmall (unaligned vectors, the Lanes method: a lane sum modulo 2^64 and
+// the exact sum of the high 32-bit halves H, L = A - H * 2^32, the sum L + H
+// since 2^32 == 1 (mod 0xffff)); from 512 on the aligned loop. In SumPieces
+// one Wide is shared by all the pieces, and a piece below kPieceAlignFrom is
+// added to it as unaligned blocks with no reduction of its own. Only this file
+// is built with the AVX-512 flags (-mavx512f -mavx512bw, -mbmi2 for bzhi).
 
 #include "checksum/internal/x86_avx512.h"
 
@@ -105,11 +59,9 @@ constexpr size_t kAlignFrom = 512;
 // kPieceAlignFrom: in SumPieces, from this length on a piece takes the
 // aligned loop and is reduced on its own; shorter ones (from kShort) are
 // added as whole unaligned blocks and a last partial one (AddPiece) to the
-// one Wide shared by all the pieces. A packet's first view often holds a
-// little more than 512 bytes (the headers and a third of the payload): as
-// a piece of its own it paid SumAligned's reduction and placement, 1514
-// bytes in views of 548, 482 and 484 bytes costing twice those in views of
-// 500 (15.3 against 8.7 ns).
+// one Wide shared by all the pieces. A packet's views are mostly below this
+// length, and as pieces of their own each would pay SumAligned's reduction
+// and placement.
 constexpr size_t kPieceAlignFrom = 2048;
 // kSevenFrom: in SumPieces, two or three pieces of kSevenFrom to kBlock
 // bytes each take AddPieceBlock7, seven whole vectors and a masked one.
@@ -128,8 +80,8 @@ constexpr size_t kMovsbChunk = size_t{16} << 10;
 constexpr size_t kVector = 64;
 constexpr size_t kBlock = 512;
 // kMaxBlocks bounds the blocks added to one Wide before it is reduced, so
-// that its estimate is within 2^63 of the exact sum (see the top of this
-// file).
+// that its estimate is within 2^63 of the exact sum (docs/design.md, "The
+// carry bound").
 constexpr size_t kMaxBlocks = 320;
 // kChunkBlocks bounds the blocks of one run of the loop: with the first
 // (head-masked) block and the tail's at most eight single vectors, one Wide
@@ -295,12 +247,11 @@ struct Wide {
 // HalveTwice returns two lanes that add up to the sum of x's eight lanes
 // modulo 2^64 (lane i: lanes i, i + 2, i + 4 and i + 6 of x): the first two
 // steps of a horizontal sum, the last left to scalar registers. The high
-// halves by intrinsic: GCC writes the halving with the vector type alone
-// (HorizontalSum) as vshufi64x2 and vpermq, 5 and 4 cycles where
-// vextracti64x4 and vextracti128 take 4 and 3. The low halves with the
-// vector type (no instruction): _mm512_castsi512_si256, like the plain
-// 512-bit extract, has an undefined operand that draws GCC 12's spurious
-// warning; the masked extract with a full mask compiles to the plain one.
+// halves by intrinsic, because GCC writes the halving with the vector type
+// alone (HorizontalSum) as vshufi64x2 and vpermq, of longer latency than
+// vextracti64x4 and vextracti128. The low halves with the vector type (no
+// instruction): _mm512_castsi512_si256 has an undefined operand that draws
+// GCC 12's spurious warning.
 [[gnu::always_inline]] inline U64x2 HalveTwice(__m512i x) {
   const U64x8 v = reinterpret_cast<U64x8>(x);
   const U64x4 s4 = __builtin_shufflevector(v, v, 0, 1, 2, 3) +
@@ -311,30 +262,13 @@ struct Wide {
              _mm256_extracti128_si256(reinterpret_cast<__m256i>(s4), 1));
 }
 
-// ReduceShortChain returns a native accumulator of everything added to `w`,
-// like Wide::Native, with a shorter chain of dependent operations after the
-// last add: what X86Avx512Sum waits on between its loop and its result.
-// (Measured on Zen 5, where a 512-bit add takes 2 cycles and a shuffle
-// across 128-bit lanes 4 or 5: after a loop of 16 KiB, Native and the fold
-// after it cost about 20 cycles more than a sum with no reduction; this
-// form and FinishShort about 10.) The two horizontal sums, A's and G's, run
-// side by side, each halving its vector twice and taking the last two lanes
-// to scalar registers, and the result is not T modulo 2^64 - 1 but a value
-// congruent to T modulo 0xffff, all that a fold needs. With T = T' + d as
-// at the top of this file (T' = 2^51 G, |d| < 2^63, d read from A - T'
-// modulo 2^64), an arithmetic shift splits d = 2^51 q + r, 0 <= r < 2^51,
-// so T = 2^51 (G + q) + r and G + q, the floor of T / 2^51, is at least 0
-// (and below 2^25: T < 2^64 per lane, at most 8 * kMaxBlocks lanes). Since
-// 2^48 == 1 (mod 0xffff), 2^51 == 8 and T == 8 (G + q) + r: two terms at
-// least 0, summing to less than 2^52, zero only if T is.
-//
-// `extra` (below 2^34) is added to the result off the chain: the result is
-// then below 2^53. (Measured and not kept: the carries that A dropped
-// read from G directly, k = (G - (A >> 51) + 4096) >> 13 since |d| <
-// 3840 * 2^51, and T == A's two 32-bit halves + k: a subtract, a shift and
-// an add after G's horizontal sum instead of five operations. 4 and 16 KiB
-// 1.5-3% faster, but 2048 B 1-2% slower: 5.95 -> 6.05, 5.71 -> 5.76, 5.69
-// -> 5.79 ns, three runs of alternating processes.)
+// ReduceShortChain returns a value congruent modulo 0xffff to T, the exact
+// sum of everything added to `w`, plus `extra` (below 2^34): below 2^53, and
+// zero only if both are. Unlike Wide::Native it does not form T modulo
+// 2^64 - 1, which gives it a shorter chain of dependent operations after the
+// last add: A's and G's horizontal sums run side by side, and an arithmetic
+// shift of d = A - 2^51 G splits it as 2^51 q + r, so T == 8 (G + q) + r. The
+// derivation is in docs/design.md ("Reducing a Wide").
 [[gnu::always_inline]] inline uint64_t ReduceShortChain(const Wide& w,
                                                         uint64_t extra) {
   const U64x2 a2 = HalveTwice(_mm512_add_epi64(w.a, w.b));
@@ -346,21 +280,14 @@ struct Wide {
   return ((d & ((uint64_t{1} << 51) - 1)) + extra) + 8 * (sum_g + q);
 }
 
-// ReduceCarries returns a native accumulator of everything added to `w`,
-// congruent to T modulo 0xffff, below 2^35 and zero only if T is, with
-// `extra` (below 2^32) added off the chain. It needs |d| < 4095 * 2^51 in
-// the terms at the top of this file (|d| < n 3 2^50 for n block-lanes, so
-// any Wide of at most kMaxBlocks blocks; CopyMedium's at most 98 blocks,
-// 784 lanes, give |d| < 1176 * 2^51).
-// T = A + 2^64 k, k the carries that A's adds dropped, and 2^51 G = T - d,
-// so with A = 2^51 a' + f (a' = A >> 51, 0 <= f < 2^51), G - a' = 2^13 k +
-// (f - d) / 2^51, whose second term lies in (-4096, 4096): k = (G - a' +
-// 4096) >> 13, and T == A's two 32-bit halves + k (2^64 == 2^32 == 1
-// modulo 0xffff). After G's horizontal sum that is an add (G + (4096 -
-// a'), a' read from A, which is ready first), a shift and an add, where
-// ReduceShortChain has five operations. Used by CopyMedium, whose stores
-// wait on the chain (see there); SumLong keeps ReduceShortChain (its note
-// records this form 1-2% slower at 2048 B there).
+// ReduceCarries returns a native accumulator congruent to T modulo 0xffff,
+// below 2^35 and zero only if T is, with `extra` (below 2^32) added off the
+// chain. It reads the carries A dropped from G directly, k = (G - (A >> 51) +
+// 4096) >> 13, which needs |A - 2^51 G| < 4095 * 2^51 (true of any Wide of at
+// most kMaxBlocks blocks), and T == A's two 32-bit halves + k: three
+// operations after G's horizontal sum, where ReduceShortChain has five.
+// CopyMedium uses it (its stores wait on the chain); docs/design.md
+// ("Reducing a Wide") has the derivation.
 [[gnu::always_inline]] inline uint64_t ReduceCarries(const Wide& w,
                                                      uint64_t extra) {
   const U64x2 a2 = HalveTwice(_mm512_add_epi64(w.a, w.b));
@@ -478,15 +405,12 @@ struct Wide {
 }
 
 // AddTailBlock adds the last 1..511 bytes of an aligned sum, the `span`
-// bytes at p (64-byte aligned), to `w` as one block: its whole vectors
-// (straight-line code entered at their count; seven, the tail of 1500
-// bytes, behind one compare of their own), the last 1..64 bytes as one
-// masked vector and zero vectors for the rest, within the bound of a block
-// like any eight vectors. Against AddTail's vectors one by one, 17 vector
-// operations instead of up to 24, and a tree of adds instead of a chain of
-// up to eight dependent ones into the lane sum, the last thing the result
-// waits on. The adds are AddBlocks' assembly text, so that the tree stays a
-// tree: the same operations on the same values, hence the same bound.
+// bytes at p (64-byte aligned), to `w` as one block: its whole vectors, the
+// last 1..64 bytes as one masked vector and zero vectors for the rest, within
+// the bound of a block like any eight vectors. Unlike AddTail's vectors one by
+// one, the adds form a tree rather than a chain of up to eight dependent adds
+// into the lane sum, the last thing the result waits on. The adds are
+// AddBlocks' assembly text, so that the tree stays a tree.
 [[gnu::always_inline]] inline void AddTailBlock(const uint8_t* p, size_t span,
                                                 Wide& w) {
   const size_t whole = (span - 1) / kVector;  // 0..7
@@ -494,10 +418,8 @@ struct Wide {
   __m512i t0 = zero, t1 = zero, t2 = zero, t3 = zero, t4 = zero, t5 = zero,
           t6 = zero;
   if (whole == 7) [[likely]] {
-    // 449..511 bytes: the tail of 1500 bytes that start up to 35 bytes past
-    // a boundary. Through the switch it took the jump table's bounds check,
-    // load and indirect jump, and a jump from case 7 into the shared loads:
-    // 1500 bytes cost 0.5 ns more than 1536, which have no tail.
+    // 449..511 bytes, the commonest tail (an MTU-sized input), in straight-line
+    // code behind one compare rather than through the switch's jump table.
     t0 = Load(p);
     t1 = Load(p + 64);
     t2 = Load(p + 128);
@@ -557,16 +479,14 @@ struct Wide {
   return reinterpret_cast<__m512i>((v << 8) | (v >> 56));
 }
 
-// AddPieceBlock adds p[0, len), kShort <= len < kBlock, to `w` as one
-// block: its whole vectors, its last 0..63 bytes as one masked vector, zero
-// vectors for the rest (a block of partly zero vectors obeys the bound at
-// the top of this file). One masked load: a piece read as eight masked
-// loads measured twice as slow here. Positions count from p; with kRotate
-// (a piece at an odd offset of the stream) every lane is rotated left by
-// 8 bits first, which multiplies it by 2^8 modulo 2^64 - 1 and so places
-// the piece's sum as PlaceNative(sum, 1) would (RFC 1071 section 2(B)),
-// one operation per vector instead of a Wide of its own to reduce: the
-// Wide sums whatever 64-bit values it is given exactly.
+// AddPieceBlock adds p[0, len), kShort <= len < kBlock, to `w` as one block:
+// its whole vectors, its last 0..63 bytes as one masked vector (masked loads
+// cost more than plain ones, so only one), zero vectors for the rest (within
+// the bound of a block). Positions count from p; with kRotate (a piece at an
+// odd offset of the stream) every lane is rotated left by 8 bits first, which
+// multiplies it by 2^8 modulo 2^64 - 1 and so places the piece's sum as
+// PlaceNative(sum, 1) would (RFC 1071 section 2(B)), one operation per vector
+// instead of a Wide of its own to reduce.
 template <bool kRotate>
 [[gnu::always_inline]] inline void AddPieceBlock(const uint8_t* p, size_t len,
                                                  Wide& w) {
@@ -671,15 +591,11 @@ constexpr size_t kVectorPieceEnd = 4 * kVector;
 
 // AddPieceVectors adds p[0, len), kShort <= len < kVectorPieceEnd, to `w`
 // one vector at a time (Wide::AddVector, each a block of its own for the
-// bound at the top of this file: len / kVector + 1 of them), the last
-// 0..63 bytes as a masked vector (zero when there are none), every lane
-// rotated left by `rotate` bits, 0 or 8 (8 places a piece at an odd offset
-// of the stream, as AddPieceBlock's kRotate does), an operand rather than a
-// second copy of the code. Four vector operations a vector: for a piece of
-// two vectors, AddPieceBlock's block of eight does 16, most of them on zero
-// vectors, and 8 rotations more at an odd offset (buffer_benchmark,
-// BM_ChecksumChained/bytes:1500/views:17, sixteen 89-byte views and one of
-// 76: 70.7-81.3 -> 50.0-51.5 ns, alternated processes).
+// bound), the last 0..63 bytes as a masked vector, every lane rotated left by
+// `rotate` bits, 0 or 8 (8 places a piece at an odd offset of the stream), an
+// operand rather than a second copy of the code. Four vector operations a
+// vector, where AddPieceBlock's block of eight spends most of its operations
+// on zero vectors for a piece this short (a chain of small views).
 [[gnu::always_inline]] inline void AddPieceVectors(const uint8_t* p, size_t len,
                                                    __m512i rotate, Wide& w) {
   const size_t whole = len / kVector;  // 1..3
@@ -725,96 +641,10 @@ uint64_t SumAligned(const uint8_t* base, size_t off, size_t len) {
 // SumAligned's method, its blocks counted from the 64-byte boundary at or
 // before data, reduced by ReduceShortChain and folded by FinishShort, a
 // shorter chain from the last load to the result than Wide::Native and
-// FinishAccumulator: at a few KiB that chain is much of what a sum costs (a
-// core keeps a few hundred instructions in flight, so a sum of 1536 bytes,
-// about 150 of them, overlaps the next one only as far as its chain is
-// short). The initial value goes in first, rotated right by 8 bits where
-// data lies an odd distance past the boundary, so that the one rotation
-// that places the sum (PlaceNative) puts it back. (Measured and not kept:
-// the first block, behind the mask computed from data's offset, in a Wide
-// of its own added at the end, so that the loop's adds do not wait for it:
-// 4-10% slower from 1536 bytes to 4 KiB. And blocks counted back from the
-// end, the leftover vectors as the first block behind a switch and the
-// last block whole with its last vector masked, so that no partial block
-// follows the loop: about 1 ns slower from 1500 bytes to 16 KiB. The
-// reduction with fewer instructions and a longer chain: CopyMedium's old
-// per-lane correction before one horizontal sum, 9 instructions fewer per
-// call, 1500 B 5.59/5.52 -> 6.06/5.92 ns, 2048 B 6.06/6.12 -> 6.39/6.37,
-// 4 KiB 10.4/10.3 -> 11.1/11.1, alternating processes; A's and G's
-// horizontal sums interleaved in one vector, 4 vector operations fewer, 1500
-// to 2048 B 1.5-2.7% faster but 16 KiB 2% slower; used below 4 KiB only (a
-// second copy of SumLong above), no faster on top of the seven-vector tail
-// path: 1500 B 5.25 against 5.31 ns, 2048 B 6.02 against 5.97. Fewer
-// instructions around the loop: the blocks after the first counted down
-// by the bytes left (a sub fused with its jae, no count of blocks or end
-// pointer), one unsigned compare for both fewer than two blocks and the
-// runs of kChunkBlocks (inputs that long sent to SumAligned), the
-// rotations by 8 * off (modulo 64 for the sum's `rol`, 32 for the initial
-// value's `ror`) with no mask of the parity: gdb stepi, 1500 B 151 -> 143
-// instructions per call, 2048 B 172 -> 164. With the long inputs' test
-// also moved before the small ones' in X86Avx512Sum, fastpath_benchmark,
-// five alternating processes: BM_InCache 2048 B 5.79 -> 5.75 ns
-// (BM_ReadBaseline512 3.96 / 3.94), 1500 B 5.17 -> 5.03, and
-// checksum_benchmark 1400 to 1536 B 3-5% faster but 512 B 3.12-3.23 ->
-// 3.36-3.46 ns; with the order kept, 512 B, 1500 B and 2048 B as before
-// (3.24, 5.37, 5.90 against 3.23, 5.36, 5.88 ns). Nor is the vector
-// work the bound it seems: with G's tree taken out of the loop (a wrong
-// sum, a probe), 27 of 2048 B's 78 vector operations, 2048 B ran 5.96 ->
-// 5.33 ns and 4 KiB 9.73 -> 8.93, about 0.1 ns per block for its 9. The
-// first vector's mask: where it was a constant (kxnorq; right only for
-// the benchmark's aligned input, a probe) 2048 B ran 0.2-0.3 ns faster
-// (5.78-5.96 -> 5.56-5.67, three runs; 1500 B and 4 KiB within 0.1), but
-// no correct form kept that (each on top of ReduceShortChain's note and
-// against it): the mask loaded from a table by kmovq 5.75 against 5.82,
-// from a table of bytes by vpmovb2m 5.83, the head vector added after the
-// last block (its mask off the chain of adds) 5.88 against 5.76, a branch
-// to a plain load where off is 0 5.72 against 5.79 (5.69 with neither).
-// Built with functions and loops at 64-byte boundaries, the probe 5.57 and
-// 5.68 against 5.73 and 5.82 before, the branch 5.75 and 5.79 with a plain
-// load behind it, 5.84 with the probe's constant-masked load: what the
-// probe saves is lost to the branch on off, whatever the load. Fewer
-// operations that 2048 B does not reward either, fastpath_benchmark,
-// alternating processes, 5 repetitions, medians: pairs of blocks as one
-// unit of sixteen vectors (G's tree four levels deep, its top shifted by
-// 47 into units of 2^51 with one bit of the word below, |c - e| < 5 *
-// 2^51 per lane, 96 pairs per Wide at most; the first pair straight-line
-// with the masked vector, an asm loop of pairs: 33 vector operations per
-// KiB instead of 34, 76 instead of 78 at 2048 B), 2048 B 5.96/6.00/5.99
-// -> 6.02/6.13/6.42 ns and, with the loop laid out inline, 5.96 -> 6.19
-// (three processes each), 1500 and 1536 B unchanged (5.27 -> 5.26, 4.99
-// -> 5.00), 16 KiB 38.7 -> 37.3 and 38.8 -> 37.4; and ReduceShortChain's
-// scalar steps after G's halves cut from six to four (G + q read as
-// (A >> 51) + ((G + 4095 - (A >> 51)) & ~8191), the same value), with
-// X86Avx512Sum aligned to 64 bytes in both binaries so that only that code
-// differs: 2048 B 5.79/6.15/5.86 -> 6.09/5.99/6.06 ns, 1500 B 5.26 ->
-// 5.28, 16 KiB 37.7 -> 37.7. Nor, at 2048 B (this code and each variant
-// alternated in four processes, 3 repetitions of 0.1 s, medians of the
-// process medians): the blocks after the first in straight-line code for
-// inputs that end within 2048 bytes of the boundary (AddBlocks' text for
-// one block, a whole last block plain, a partial one AddTailBlock, no
-// loop), 2048 B 6.03 -> 6.12 ns, 1500 B 5.36 -> 5.56, 1536 B 5.05 -> 5.08;
-// exactly four blocks (spans of 1985 to 2048 bytes) in straight-line code,
-// the last vector masked and the four blocks' averages in one tree (G in
-// units of 2^53: 32 R - W is in [0, 80], so |c - e| < 80 * 2^48 per lane),
-// the loop's control and three vector operations fewer, 2048 B 5.93 ->
-// 6.08, and with -falign-functions=64 -falign-loops=64 on this file in both
-// binaries 5.86 -> 6.04 (1536 B, not on that path, 4.94 -> 5.19);
-// HalveTwice as three 128-bit extracts side by side added as a tree
-// (vextracti128 and two vextracti32x4: a chain shorter on paper, four
-// vector operations more), 2048 B 6.11 -> 6.30, 1500 B 5.48 -> 5.69, 4 KiB
-// 10.40 -> 10.65, 16 KiB 39.5 -> 38.5; the two 256-bit halves of A and of
-// G stored to the stack and summed by eight scalar loads (two stores for eight
-// vector operations), 2048 B 5.96 -> 7.32, 16 KiB 38.4 -> 46.5; A's and G's
-// horizontal sums interleaved (above), again on this code: 2048 B 5.92 -> 5.92,
-// 1500 B 5.22 -> 5.29. Eight nops at the start of this function, a probe, cost
-// 2048 B 0.19 ns and 1500 B 0.31 (4 KiB 0.1 ns less): neither the instruction
-// count, nor the vector operations, nor the chain on paper predicted these. Nor
-// is the reduction's share the same at every length: replaced by two vector
-// adds and one vmovq (a wrong sum, a probe), 1500 B ran 5.34 -> 4.42 ns, 1536
-// B 5.01 -> 4.19, 2048 B 5.90 -> 5.16, but 4 KiB 10.0 -> 9.8. The
-// read baseline moves with the layout as much: in the builds of the variants
-// BM_ReadBaseline512/len:1500 ran 3.69-3.87 ns, in this code's 4.35-4.49, its
-// own code unchanged; len:2048 3.93-4.11 in all.)
+// FinishAccumulator: at a few KiB that chain is much of a sum's cost, since
+// the next sum overlaps it only as far as it is short. The initial value goes
+// in first, rotated right by 8 bits where data lies an odd distance past the
+// boundary, so that the one rotation that places the sum puts it back.
 [[gnu::always_inline]] inline uint16_t SumLong(const uint8_t* data, size_t len,
                                                uint16_t initial) {
   const size_t off = BaseOffset(data);
@@ -918,7 +748,7 @@ uint64_t SumAligned(const uint8_t* base, size_t off, size_t len) {
 // bytes at s to d (64-byte aligned), and adds them to `w` as one block:
 // the whole vectors but the last, straight-line code entered at their
 // count, then the last 1..64 bytes masked, the missing vectors zero (a
-// block of partly zero vectors obeys the bound at the top of this file).
+// block of partly zero vectors obeys the bound of any block).
 // One tree of adds, where adding each vector to the same two accumulators
 // in turn (AddTail) makes a chain as long as the tail that the fold waits
 // for.
@@ -935,9 +765,8 @@ uint64_t SumAligned(const uint8_t* base, size_t off, size_t len) {
   };
   size_t last;
   if (whole == 7) [[likely]] {
-    // 449..512 bytes (a 1500-byte copy's tail from an aligned destination)
-    // in straight-line code, behind one compare; the switch's table load,
-    // indirect jump and jump back cost 1500 B 0.2 ns (see CopyMedium).
+    // 449..512 bytes, the commonest tail, in straight-line code behind one
+    // compare rather than through the switch's jump table.
     t0 = copy(0);
     t1 = copy(1);
     t2 = copy(2);
@@ -1014,47 +843,10 @@ uint64_t SumAligned(const uint8_t* base, size_t off, size_t len) {
 // stored masked like their loads, reduced by ReduceCarries. Reads and
 // writes only those bytes.
 //
-// The reduction is the part of a copy that the stores cannot hide: the
-// loop runs at memcpy's speed (the same loop with no reduction at all: 1536
-// and 2048 bytes 1.00-1.03x memcpy on Zen 5), and every cycle of dependent
-// operations after the last load shows in the time. ReduceShortChain's two
-// horizontal sums side by side and its scalar correction are a shorter
-// chain than a correction of each lane in the vector before one horizontal
-// sum (scratch harness, same runs: 1536 B 1.21-1.23x -> 1.17-1.20x memcpy,
-// 2048 B 1.17-1.22x -> 1.14-1.19x). A horizontal sum through memory (one
-// 512-bit store, eight scalar loads) was slower still: the loads wait for
-// the store. How much of the chain shows (scratch harness, same runs,
-// dependent adds appended to the result, ns per added cycle): 1024 B
-// 0.05, 1500 B 0.08, 2048 B 0.1, 4 KiB 0.23 (a whole cycle at 4.1 GHz);
-// 4 independent operations of any kind (scalar, vector, vmovq to a
-// general register, vextracti64x4) cost nothing measurable. Measured and
-// not kept: ReduceShortChain's result computed from the first block
-// alone (same instructions, a chain that can start early) 0.2 ns faster
-// at 1500 B, no faster than the other changes. A mask for the tail
-// computed at entry, no change. The tail's FinishShort (5 operations on
-// the chain) left out, a probe: 1500 B 0.3 ns, 4 KiB 1.0 ns faster.
-// The carries counted from G (ReduceCarries: 3 operations after G's
-// horizontal sum, which the tail's tree of averages makes the longest
-// path, instead of ReduceShortChain's 5), alone no faster in
-// checksum_benchmark (nine processes each: len:1500 median 7.61 against
-// 7.61 ns); kept with the initial value added inside the reduction and
-// the placement's rotation behind a branch (CopyMediumSum), the tail's
-// 449..512 bytes in straight-line code (CopyTailBlock) and the medium
-// range tested first (X86Avx512CopySum): 186 -> 170 instructions per
-// 1500-byte call (gdb stepi) and 3 fewer operations on the chain.
-// Where the time goes (checksum_benchmark, same runs, a probe with no
-// reduction, A, B and G xor-ed into one lane and moved out: 1500 B 8.12
-// and 8.13 -> 6.54 and 6.84 ns, 1024 B 5.54 -> 4.76): the reduction's
-// chain of some 30 cycles, of which the vector part (the tail's tree,
-// two horizontal halvings, the moves to general registers: 2-cycle vector
-// adds here, 3-4 for the extracts) is most. Measured and not kept (scratch
-// harness, same process): the last block summed by the Lanes method
-// (lane sums and the high halves' sums, no G; a shorter chain, 22 more
-// instructions) 1024 B 5.64 -> 6.41 ns, 1500 B 8.03 -> 8.35; A's and G's
-// horizontal sums interleaved in one vector (3 instructions fewer, the
-// chain 3 cycles longer) 1024 B 5.40 -> 5.23, 1500 B 7.50 -> 7.61, 2048 B
-// 9.50 -> 9.60; the same pair joined after the halvings instead, slower
-// at all three.
+// The reduction is the part of a copy that the stores cannot hide: the loop
+// runs at memcpy's speed, and every dependent operation after the last load
+// shows in the time. Hence ReduceCarries, the shortest chain of the
+// reductions, with the initial value added inside it (CopyMediumSum).
 static_assert(kFusedMax / kBlock + 1 <= kMaxBlocks);
 [[gnu::always_inline]] inline uint64_t CopyMedium(uint8_t* base,
                                                   const uint8_t* src,
@@ -1096,12 +888,9 @@ static_assert(kFusedMax / kBlock + 1 <= kMaxBlocks);
 // CopyChunked copies src[0, len), len >= kBlock, to dst and returns the
 // native accumulator of the bytes, positions counted from src. Once source and
 // destination no longer fit in L1 together, a store loop pays for reading every
-// destination line in before writing it; `rep movsb` does not (measured on Zen
-// 5: 64 KiB copied in 0.74x the time of the 512-bit load/store loop, 32 KiB in
-// 0.58x). So the copy is `rep movsb` in chunks of kMovsbChunk bytes, each
-// followed by the sum of its source bytes, still in L1: 1.24x memcpy at 64 KiB
-// where the fused loop took 1.35x (and CopyInterleaved, which now takes such
-// copies, 1.17-1.20x). The chunks after the first start at 64-byte
+// destination line in before writing it; `rep movsb` does not. So the copy is
+// `rep movsb` in chunks of kMovsbChunk bytes, each followed by the sum of its
+// source bytes, still in L1. The chunks after the first start at 64-byte
 // boundaries of the source, an even distance from it.
 uint64_t CopyChunked(uint8_t* dst, const uint8_t* src, size_t len) {
   const size_t off = BaseOffset(src);
@@ -1123,13 +912,8 @@ uint64_t CopyChunked(uint8_t* dst, const uint8_t* src, size_t len) {
 // kMixBehind, kMixFused: CopyInterleaved's steps, kMixStep blocks each:
 // `rep movsb` of kMixBehind * kMixFused blocks, then kMixFused blocks by the
 // fused loop, which also sums kMixBehind (five: CopyAddBlocksSumStreams) of
-// the moved blocks per block it copies: 5:1 with 12 fused blocks, a step of
-// 36 KiB. With the moved blocks summed in order (four consecutive ones per
-// copied block), 4:1 with 12 had been best, 3:1 to 7:1 and 4 to 24 fused
-// blocks measured (5:1 with 12 1.27x at 64 KiB, 3:1 with 8 1.28x); with
-// the runs of CopyAddBlocksSumStreams, scratch harness, same runs, 64 KiB:
-// 4:1 with 12 1.19-1.20x, 5:1 with 12 1.14-1.15x, 5:1 with 8, 10 or 14
-// 1.16-1.18x, 6:1 with 8 or 10 1.16-1.22x, 3:1 with 12 or 16 1.19-1.24x.
+// the moved blocks per block it copies: a step of 36 KiB. The ratio and step
+// were chosen by measurement (docs/design.md, "The fused copy").
 constexpr int kMixBehind = 5;
 constexpr size_t kMixFused = 12;
 constexpr size_t kMixStep = kMixFused * (kMixBehind + 1);
@@ -1140,49 +924,14 @@ static_assert(kMixStep + 2 <= kMaxBlocks);
 // CopyInterleaved copies src[0, len), len >= 2 * kBlock, to dst (dst =
 // base + off, base 64-byte aligned, off < 64) and returns a native
 // accumulator of the bytes, positions counted from base, below 2^53: for
-// copies that do not fit L1 with their source. The first block and the
-// tail are CopyMedium's (masked head and tail); the whole blocks between
-// go in steps of kMixStep blocks (fewer in the last step, a sixth of them
-// fused). A step copies its first blocks with `rep movsb`, which writes
-// the destination's lines without reading them from L2 first, and the
-// rest with the fused loop (CopyAddBlocksSumStreams), whose loads and
-// stores wait on L2 (the stores read each line in first), and which sums
-// the blocks just moved, still in L1, in that wait. Measured on Zen 5
-// against memcpy, same runs (scratch harness): CopyChunked's `rep movsb`
-// of each 16 KiB chunk and then its sum -> this: 48 KiB 1.26-1.31x ->
-// 1.19-1.21x, 64 KiB 1.27-1.31x -> 1.17-1.20x, 96 KiB 1.28-1.32x ->
-// 1.20-1.24x, 128 KiB 1.29-1.32x -> 1.25-1.27x. (Measured and not kept:
-// prefetching each step's fused source and destination before its `rep
-// movsb`, 64 KiB 1.28x; `rep movsb` in smaller chunks costs more than the
-// sum it would hide: 64 KiB in chunks of 1 KiB 1.43x memcpy with no sum,
-// of 4 KiB 1.24x; `clzero` of the destination lines before the fused
-// loop's stores, so that they are not read in: 127x, it writes to DRAM.)
-// The moved blocks summed per copied block are the i-th blocks of five
-// runs (CopyAddBlocksSumStreams), not consecutive ones. Consecutive, the
-// sum's loads crossed each 4 KiB four times as fast as the stores, and the
-// copy's time depended on the distance from source to destination modulo
-// 4 KiB (apparently loads meeting the low address bits of stores still
-// waiting for their lines; scratch harness, 4:1, 64 KiB: 1.21-1.24x
-// memcpy at 64 to 256 bytes, 1.17-1.19x from 512 on; as four runs
-// 1.17-1.20x at every distance). checksum_benchmark, this and the four consecutive
-// blocks alternated, five processes each: len:65536 1.21-1.23x, median
-// 1.22, -> 1.12-1.16x, median 1.15 (CopySum 628 -> 593 ns); len:65535
-// 1.18-1.23x, median 1.21, -> 1.12-1.19x, median 1.14; 32768 unchanged.
-// Scratch harness, same runs: 96 KiB 1.24x -> 1.19x, 128 KiB 1.27x ->
-// 1.21x; 48 KiB, copied again from the same buffers, 1.20-1.24x ->
-// 1.25-1.30x (presumably fewer of the source's lines left in L1 for the
-// next copy), from three buffer pairs in turn 1.19x -> 1.16x. (Also
-// measured at 64 KiB and not kept, against 1.22x with four consecutive
-// blocks: the runs' start rotated by the 4 KiB distance, no better than
-// unrotated; prefetchw of the fused stores' lines 1 or 2 KiB ahead
-// 1.24-1.25x; prefetcht0 of its source 1 or 2 KiB ahead no change, 3 KiB
-// 1.26x; the steps balanced, two of 63-64 blocks or three of 42-43, 1.24x;
-// the last short step merged into the one before, or copied all by the
-// fused loop, no change; the loop aligned to 64 bytes, no change. Where
-// the time went: the same steps with `rep movsb` for the fused blocks
-// too, no sum, 1.07x; with the fused blocks but no sums behind them
-// 1.16x: the fused loop's stores read their lines from L2 and write them
-// back, three transfers per line where `rep movsb` has two.)
+// copies that do not fit L1 with their source. The first block and the tail
+// are CopyMedium's; the whole blocks between go in steps of kMixStep blocks.
+// A step copies its first blocks with `rep movsb`, which writes the
+// destination's lines without reading them first, and the rest with the
+// fused loop, whose stores wait on L2 and which sums the moved blocks, still
+// in L1, in that wait. It sums the i-th blocks of five runs rather than
+// consecutive ones, so that its loads keep a fixed distance modulo 4 KiB from
+// its stores (consecutive, the copy's time depended on that distance).
 uint64_t CopyInterleaved(uint8_t* base, const uint8_t* src, size_t off,
                          size_t len) {
   const __mmask64 head = ~uint64_t{0} << off;
@@ -1226,15 +975,11 @@ uint64_t CopyInterleaved(uint8_t* base, const uint8_t* src, size_t off,
 // cache's size (clamped to [32 KiB, 96 KiB]): below L / 2 + 512 bytes all
 // by CopyMedium; below L - kBlock the first L - len bytes by CopyMedium and
 // the rest by CopyChunked; from there on all by CopyInterleaved. Why the split:
-// `rep movsb` appears not to bring the destination into L1 (it writes
-// whole lines without reading them), so the lines such a copy leaves in L1
-// are the fused part's source and destination and the chunks' sources,
-// 2 (L - len) + (2 len - L) = L bytes: when the same buffers are copied
-// again (a stack reusing its buffers; the benchmark) the fused part runs
-// from L1 and its stores read no line in first. Measured on Zen 5 (L = 48
-// KiB) against memcpy, all by CopyChunked -> split: 28 KiB 1.34x -> 0.91x,
-// 32 KiB 1.34x -> 1.05x, 40 KiB 1.34x -> 1.27x; from 44 KiB on no change
-// (and from L - kBlock on CopyInterleaved beats CopyChunked).
+// `rep movsb` does not bring the destination into L1 (it writes whole lines
+// without reading them), so the lines such a copy leaves in L1 are the fused
+// part's source and destination and the chunks' sources, 2 (L - len) +
+// (2 len - L) = L bytes: when the same buffers are copied again (a stack
+// reusing its buffers) the fused part runs from L1.
 // Bounds: in the split L / 2 + 512 <= len < L - kBlock, so the fused part
 // has L - len > kBlock bytes, at most L / 2 - 512 < kFusedMax (CopyMedium's
 // bounds), and leaves 2 len - L >= 1024 bytes (CopyChunked's least is
@@ -1344,35 +1089,9 @@ uint64_t CopySmall(uint8_t* dst, const uint8_t* p, size_t len) {
 // bytes, in straight-line code per vector count (three branches on the
 // length, no loop). The vectors are reduced by carry-save adders (AddThree)
 // to at most two, each to the sums of its 32-bit halves (Halves), and those
-// added across the lanes exactly (below 2^37); FinishShort folds. That is
-// about a third of the instructions of SumSmall, whose Lanes pair and
-// Native reduction are built for many vectors: the cost here is the
-// instruction count, as in the public Checksum's short path (native_sum.h).
-//
-// Measured and not kept (session 10, fastpath_benchmark, each variant and this
-// code alternated in 3 to 6 processes, 5 repetitions of 0.1 s, medians; "pair"
-// is BM_InterleavedChecksum/len0:64/off0:0/len1:255/off1:5, whose memcpy ran
-// 1.74-1.94 ns; 64/64 and 255/255 are the same loop with one length): the
-// public Checksum's floor is the call, not this code. With SumMedium returning
-// at once (a wrong sum, a probe) the pair ran 1.74-1.92 ns (one process 2.28)
-// against 2.53-2.68, and 64/64 1.73-1.98 (one 2.29) against 2.06-2.17 while
-// memcpy of 64 bytes ran 1.51: the call, the size-class tree and the indirect
-// jump already cost about 1.0x the pair's memcpy, leaving the 1.1x target about
-// 0.2 ns a call for the bytes. Probes that took work out did not move the pair
-// either: no horizontal sum 2.72-2.74 against 2.69-2.77; 255 bytes summed as
-// one vector (three loads and both AddThree gone) 255/255 2.31-2.37 against
-// 2.99-3.01 but the pair 2.47-2.75 against 2.50-2.77; the last vector a plain
-// load 2.71-2.80 against 2.58-2.66; no vzeroupper (-mno-vzeroupper) 2.59-2.62
-// against 2.50-2.83. Two taken jumps added to the 64-byte path: 64/64 2.00-2.30
-// -> 2.23-2.52 ns. Variants: one branch-free shape for every length (four
-// loads, the last three masked, masks by bzhi with the negative ones cleared,
-// two AddThree always), pair 3.49-3.59 against 2.57-2.96 and 64/64 3.49-3.52;
-// the same with the masks from vpcmpub of a byte-index table against the
-// broadcast length, pair 3.10-3.18 against 2.52-2.60, 64/64 2.98-3.01 against
-// 2.02-2.19, 255/255 3.21-3.26 against 2.95-3.19; four vectors falling through
-// to a tail of their own (one taken branch instead of two), 255/255 2.84-3.15
-// against 2.99-3.15 but the pair 2.77-3.00 against 2.53-2.80 (6 processes
-// each).
+// added across the lanes exactly (below 2^37); FinishShort folds. At these
+// lengths the cost is the instruction count, and SumSmall's Lanes pair and
+// Native reduction, built for many vectors, would take several times more.
 uint16_t SumMedium(const uint8_t* p, size_t len, uint16_t initial) {
   __m512i s;
   // The marks lay the tree out so that 64 bytes (a full vector, the
@@ -1405,23 +1124,13 @@ uint16_t SumMedium(const uint8_t* p, size_t len, uint16_t initial) {
 }
 
 // CopyMediumSum is X86Avx512CopySum for kAlignFrom <= len < kLongFrom:
-// CopyMedium, placed and folded. A function of its own that X86Avx512CopySum
-// reaches by a tail call, and a leaf that needs no stack: when
-// X86Avx512CopySum held it, it saved registers and realigned the stack for
-// its short paths on every call, and where the stack's addresses matched
-// the destination's modulo 4 KiB (which depends on where the stack lies,
-// different in every process), its reloads after the stores waited for
-// them: 1500 to 2048 bytes took from 1.2x to 1.5x memcpy from one process
-// to the next (scratch harness, the stack moved by 0 to 3 KiB in steps of
-// 512 bytes: 2048 B 1.17-1.37x -> 1.09-1.16x, 1500 B 1.24-1.45x ->
-// 1.17-1.26x).
-// The initial value goes into CopyMedium's reduction off its chain,
-// rotated right by 8 bits where dst lies an odd distance past its
-// boundary, and the placement's rotation back sits behind a branch on that
-// parity (the same for every call of a flow's buffers), so that only
-// FinishShort follows the reduction: CopyMedium's result is below 2^35,
-// rotated below 2^43; FinishShort folds it, a few instructions fewer than
-// FinishAccumulator's end-around add, fold and byte swap.
+// CopyMedium, placed and folded, in a leaf that needs no stack, reached by a
+// tail call: inside X86Avx512CopySum it would save registers and realign the
+// stack on every call, and its reloads after the stores would wait on them
+// whenever the stack's addresses matched the destination's modulo 4 KiB. The
+// initial value goes into CopyMedium's reduction off its chain, rotated right
+// by 8 bits for an odd dst, and the rotation back sits behind a branch on that
+// parity, so that only FinishShort follows the reduction (its input < 2^43).
 [[gnu::noinline]] uint16_t CopyMediumSum(uint8_t* dst, const uint8_t* src,
                                          size_t len, uint16_t initial) {
   const size_t off = BaseOffset(dst);
@@ -1487,14 +1196,9 @@ uint16_t SumMedium(const uint8_t* p, size_t len, uint16_t initial) {
 // SumFewPieces is X86Avx512SumPieces for two or three pieces (a packet's
 // payload in its views): the descriptors are all read first and medium
 // pieces summed in straight-line code, so that no piece waits on the loop
-// to learn where it is; other lengths go on to SumPiecesLoop. A function of
-// its own that X86Avx512SumPieces reaches by a tail call, and a leaf that
-// needs no stack frame: inside X86Avx512SumPieces the straight-line code
-// paid the loop's prologue (six saved registers, the stack realigned for
-// the Wide that the loop keeps across SumAligned, `initial` stored there)
-// and AddPieceBlock7's path ran no faster than the per-vector compares
-// (buffer_benchmark, same run: BM_ChecksumChained/bytes:1500/views:3 8.32
-// against 8.63 ns).
+// to learn where it is; other lengths go on to SumPiecesLoop. A leaf that
+// needs no stack frame, reached by a tail call, so that the straight-line
+// code does not pay the loop's prologue (saved registers, a realigned stack).
 [[gnu::noinline]] uint16_t SumFewPieces(const std::span<const uint8_t>* pieces,
                                         size_t count, size_t stride,
                                         uint16_t initial) {
@@ -1525,14 +1229,10 @@ uint16_t SumMedium(const uint8_t* p, size_t len, uint16_t initial) {
   const auto below = [](size_t n, size_t end) {
     return n - kShort < end - kShort;
   };
-  // Three copies of the straight-line code. The first for pieces of 449
-  // to 512 bytes each (a 1344..1536-byte payload in three views, the
-  // target of issue 4), behind one test of all the lengths: seven whole
-  // vectors and a masked one per piece (AddPieceBlock7), none of the
-  // compares per vector of AddPieceBlock (gdb stepi, one call of three
-  // 501/501/498-byte views, with SumFewPieces' own frame: 243 -> 168
-  // instructions, 23 -> 6 taken branches). A test per piece instead
-  // (session 7) gained 0.7 ns for three views but cost 17 views 4 ns.
+  // Straight-line code by size class. Pieces of 449 to 512 bytes each (a
+  // payload of about 1.4 KiB in three views), behind one test of all the
+  // lengths: seven whole vectors and a masked one per piece (AddPieceBlock7),
+  // without AddPieceBlock's compare per vector.
   const size_t c7 = count == 3 ? c.size() : kSevenFrom;
   const auto add7 = [](std::span<const uint8_t> x, Wide& w, auto rotate)
                         __attribute__((always_inline)) {
@@ -1542,11 +1242,9 @@ uint16_t SumMedium(const uint8_t* p, size_t len, uint16_t initial) {
        (c7 - kSevenFrom)) < kVector) [[likely]] {
     return sum3(add7, add7);
   }
-  // The same with a first piece of 513 to 576 bytes (a frame's first view:
-  // the headers and a third of the payload, such as 548/482/484 bytes of a
-  // 1514-byte frame), one block and a masked vector (AddPieceBlock8), which
-  // otherwise took AddPiece's path below: BM_ChecksumFrameViews/front
-  // 8.64-8.74 -> 6.58-7.41 ns (three alternated processes).
+  // The same with a first piece of 513 to 576 bytes (a frame's first view
+  // holding the headers and part of the payload): one block and a masked
+  // vector (AddPieceBlock8).
   if (a.size() - (kBlock + 1) < kVector &&
       ((b.size() - kSevenFrom) | (c7 - kSevenFrom)) < kVector) {
     return sum3(
@@ -1556,9 +1254,8 @@ uint16_t SumMedium(const uint8_t* p, size_t len, uint16_t initial) {
             },
         add7);
   }
-  // The second for every piece below a block, and the third for pieces of
-  // up to kPieceAlignFrom bytes, whose loops in the second copy cost it
-  // about 10%.
+  // Then every piece below a block, and pieces of up to kPieceAlignFrom bytes,
+  // in two copies: the loops of the latter would slow the former.
   const size_t c_size = count == 3 ? c.size() : kShort;
   if (below(a.size(), kBlock) && below(b.size(), kBlock) &&
       below(c_size, kBlock)) [[likely]] {
@@ -1599,16 +1296,10 @@ uint16_t X86Avx512Sum(const uint8_t* data, size_t len, uint16_t initial) {
 
 uint16_t X86Avx512CopySum(uint8_t* dst, const uint8_t* src, size_t len,
                           uint16_t initial) {
-  // Inputs shorter than kAlignFrom are copied here, the longer ones by
-  // tail calls (see CopyMediumSum). The medium range is tested first, one
-  // unsigned compare: 5 instructions to the tail call instead of 12 (GCC
-  // had moved the short paths' argument copies ahead of the compares).
-  // That costs the short copies: checksum_benchmark, with CopyMedium's
-  // changes, 11 alternated processes each, medians, len:40 2.76 -> 2.89
-  // ns, len:64 2.52 -> 2.51; those changes without this one (the old
-  // order) ran len:64 at 2.78-2.81 ns and len:1024 5.63-5.79 against
-  // 5.39-5.48 (two processes). Marked [[unlikely]] instead, GCC put the
-  // copies back in front: len:512 3.72-3.78 -> 4.04-4.11 ns.
+  // Inputs shorter than kAlignFrom are copied here, the longer ones by tail
+  // calls (see CopyMediumSum). The medium range is tested first, as one
+  // unsigned compare, so that the common path reaches its tail call before the
+  // short paths' argument copies.
   if (len - kAlignFrom < kLongFrom - kAlignFrom) [[likely]] {
     return CopyMediumSum(dst, src, len, initial);
   }
