@@ -7,29 +7,13 @@
 // Long inputs: the 256-byte loop. Per 64-bit lane it keeps A, the sum of the
 // lanes modulo 2^64 (plain vector adds, which drop the carries out of bit
 // 63), and G, a sum of estimates of the lanes' top 16-bit words that tells
-// how many carries were dropped. Per block, the eight loaded vectors are
-// added in a tree into A, and their top words are averaged in a tree
-// (vpavgw: (x + y + 1) >> 1 per 16-bit word, exact, no overflow) into R;
-// each lane's top word of R is added to G (one shift, one add). Per
-// 32 bytes that is 17/8 vector operations instead of the 3 of a shift-and-
-// add of every vector's high half, so the loop runs near the load bandwidth
-// (2 x 32 bytes per cycle) instead of at 2/3 of it.
-//
-// Why A and G give the exact sum. For one lane of one block, with v_i the
-// eight 64-bit values, W the sum of their top words and L the sum of their
-// low 48 bits (0 <= L < 8 * 2^48), the true sum is c = 2^48 W + L. Each
-// vpavgw rounds up by at most 1/2 of its own unit: 2 R1 - (w_a + w_b) is 0
-// or 1 at the first level, 4 R2 - W4 is in [0, 1 + 1 + 2] at the second and
-// 8R - W in [0, 4 + 4 + 4] at the third. So e = 2^51 R = 2^48 (8R) is in
-// [2^48 W, 2^48 W + 12 * 2^48] and c - e is in (-12 * 2^48, 8 * 2^48):
-// |c - e| < 1.5 * 2^51. A half block (four vectors, the tail) averages to
-// R2 with 4 R2 - W in [0, 4] and adds R2 >> 1 (a shift by 49): 8 (R2 >> 1)
-// - W is in [-4, 4] and L < 4 * 2^48, so |c - e| < 2^51. Over n block-lanes,
-// T (the exact total of all lanes) and T' = 2^51 G differ by less than
-// n * 1.5 * 2^51, so with at most kMaxBlocks = 512 blocks (n <= 2048 lanes)
-// |T - T'| < 1.5 * 2^62 < 2^63, and
-// T = T' + d, d = A - T' read as a signed 64-bit number. Wide::Native
-// turns that into T modulo 2^64 - 1 (end-around carry), a multiple of 0xffff.
+// how many carries were dropped: the eight loaded vectors of a block are
+// added in a tree into A, and their top words averaged in a tree (vpavgw)
+// into R, whose top words are added to G. That is 17 vector operations per
+// eight loads instead of the 24 of a shift-and-add of every vector's high
+// half. Why A and G give the exact sum, and the bound that kMaxBlocks keeps,
+// is proved in docs/design.md ("The carry bound"); a half block (the tail)
+// adds R2 >> 1 and obeys a tighter bound there.
 //
 // Inputs of 64 to 255 bytes, and the pieces of SumPieces shorter than
 // kPieceAlignFrom (in 128-byte blocks, SumLanesBlocks), take the simpler
@@ -83,8 +67,8 @@ constexpr size_t kMovsbChunk = size_t{16} << 10;
 constexpr size_t kBlock = 256;
 constexpr size_t kHalf = 128;
 // kMaxBlocks bounds the blocks and half blocks added to one Wide before it
-// is reduced, so that its estimate is within 1.5 * 2^62 of the exact sum (see
-// the top of this file).
+// is reduced, so that its estimate is within 1.5 * 2^62 of the exact sum
+// (docs/design.md, "The carry bound").
 constexpr size_t kMaxBlocks = 512;
 // kChunk bounds the bytes given to one AddBody/CopyAddBody: at most 256
 // blocks, or 255 and two half blocks of tail, <= kMaxBlocks.
@@ -180,11 +164,10 @@ struct Wide {
 // FinishWide is FinishAccumulator (native_sum.h) for the sum in `w` plus
 // `scalar` (below 2^20: a last odd byte, or SumPieces' few bytes of piece
 // heads and tails; with `initial`, within Wide::Native's bound on `extra`),
-// placed at an even offset: `initial`, in native order, and
-// `scalar` join the Wide's high part before its single end-around add, so
-// that the path from the loop's last add to the result is one reduction and
-// one fold (measured: 0.7 ns less at 1500 bytes than folding, swapping and
-// adding `initial` after). x86-64 is little-endian.
+// placed at an even offset: `initial`, in native order, and `scalar` join the
+// Wide's high part before its single end-around add, so that the path from
+// the loop's last add to the result is one reduction and one fold, not a
+// fold, a swap and another add. x86-64 is little-endian.
 [[gnu::always_inline]] inline uint16_t FinishWide(const Wide& w,
                                                   uint64_t scalar,
                                                   uint16_t initial) {
@@ -235,8 +218,8 @@ uint64_t OddTail(const uint8_t* p, size_t len) {
 // one as the 32 bytes that end at p + even with the ones already counted
 // masked to zero (TailVector), and zero vectors for the rest. Every vector
 // starts an even distance from p, so every byte keeps the word position of
-// its offset from p. (A half block of the 128 bytes that end at p + even,
-// masked, loads four vectors that split cache lines: measured slower.)
+// its offset from p. (The 128 bytes that end at p + even, masked, would
+// load four vectors that split cache lines.)
 [[gnu::always_inline]] inline void AddTailHalf(const uint8_t* p, size_t even,
                                                Wide& w) {
   const size_t whole = (even - 1) / 32;  // 0..3 vectors before the last.
@@ -270,8 +253,8 @@ uint64_t OddTail(const uint8_t* p, size_t len) {
   __m256i t0, t1, t2, t3, t4, t5, t6, t7, s0, s1, s2, s3;
   __asm__(
       ".p2align 6\n\t"
-      // The loop at 32 bytes past a 64-byte boundary: at 0 it ran 0.4 to
-      // 0.9 ns slower at 1500 bytes, depending on what code lay around it.
+      // The loop at 32 bytes past a 64-byte boundary, where its speed does not
+      // depend on the code around it.
       ".nops 32\n"
       "1:\n\t"
       "vmovdqu (%[p]), %[t0]\n\t"
@@ -314,11 +297,10 @@ uint64_t OddTail(const uint8_t* p, size_t len) {
 // SumLanesBlocks adds the `blocks` (> 0) 128-byte blocks at p to four Lanes
 // and advances p past them: the kernel of SumPieces for pieces shorter than
 // kPieceAlignFrom, whose 12 registers leave room for the four Lanes to stay
-// in registers across pieces (the 256-byte loop needs 14: with the Lanes
-// live too they spill, measured 25% slower for 17 pieces). Written in assembly
-// because gcc 12 shuffled the accumulators between registers inside the loop
-// (two to four extra moves per 19 operations, in a loop limited by how many
-// operations the core can issue). Always inlined, so that the accumulators
+// in registers across pieces (the 256-byte loop needs 14, and with the Lanes
+// live too they spill). In assembly so that the compiler does not shuffle
+// the accumulators between registers inside the loop, which is bound by how
+// many operations the core issues. Always inlined, so that the accumulators
 // of a caller stay in registers (SumPieces keeps them across pieces).
 [[gnu::always_inline]] inline void SumLanesBlocks(const uint8_t*& p,
                                                   size_t blocks, Lanes& s0,
@@ -556,7 +538,7 @@ uint16_t SumSmall(const uint8_t* p, size_t len) {
     const size_t whole = (even - 1) / 32;  // 0..3 vectors before the last.
     // Every load before every store: a load after a store to an address
     // with the same low 12 bits (a destination 4 KiB from the source) waits
-    // for it (measured: 2 ns at 300 bytes).
+    // for it.
     __m256i t0 = _mm256_setzero_si256(), t1 = t0, t2 = t0;
     switch (whole) {
       case 3:
@@ -695,10 +677,8 @@ size_t HeadLength(const void* p) {
 // each chunk's source summed (SumBody) right after it, while it is in L1;
 // other lengths all by CopyLong. x86_avx512.cc's CopyLong explains the
 // split: the lines left in L1 are about L bytes, so a repeated copy runs
-// the fused part from L1. Measured on Zen 5 (L = 48 KiB) against memcpy:
-// 28 KiB 1.81x -> 1.25x, 32 KiB 1.63-1.78x -> 1.38-1.47x, 40 KiB 1.75x ->
-// 1.59x; all by `rep movsb` and SumBody is worse than the fused loop from
-// 48 KiB on (64 KiB: 1.55x against 1.30x), where the split stops. The
+// the fused part from L1; from 48 KiB on, where all by `rep movsb` and
+// SumBody would lose to the fused loop, the split stops. The
 // fused part ends at a 32-byte boundary of the source, so that the chunks'
 // loads split no line: it keeps at least 1024 - 31 >= kAlignFrom bytes
 // (CopyLong's least) and leaves at least 2 len - L >= 1024, so every chunk
@@ -828,11 +808,7 @@ uint16_t X86Avx2SumPieces(const std::span<const uint8_t>* pieces, size_t count,
     const std::span<const uint8_t> c =
         count == 3 ? PieceAt(pieces, 2, stride) : std::span<const uint8_t>();
     // Their vectors go to one Wide, the 256-byte loop's accumulators (17
-    // vector operations per eight loads, against the Lanes' 24):
-    // BM_ChecksumChained/bytes:1500/views:3 437 -> 375 instructions a call
-    // (callgrind), 27.8-53.4 -> 24.2-42.1 ns (buffer_benchmark with
-    // IPSUM_CHECKSUM_IMPL=x86_avx2, five alternated pairs of processes on a
-    // noisy Xeon; 27.8 -> 24.2 in the quietest pair).
+    // vector operations per eight loads, against the Lanes' 24).
     if (medium(a.size()) && medium(b.size()) &&
         (count == 2 || medium(c.size()))) {
       Wide w;
