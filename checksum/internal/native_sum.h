@@ -223,13 +223,13 @@ IPSUM_KERNEL_INLINE uint64_t SumShortNative(const uint8_t* p, size_t len) {
 // --- The public Checksum's inline path for inputs shorter than 64 bytes ---
 //
 // At these lengths the cost is the instruction count, not the bytes: a
-// 40-byte sum has five loads to do, and a call to memcpy of the same bytes
-// costs about six cycles. So SumShortOr below takes one branch tree on the
-// length (which also routes 64 bytes and more to the caller's long path),
-// and each size class is one straight run: on x86-64 a single add-with-carry
-// chain over the class's fixed number of words, the fold and the byte swap,
-// in one asm statement so that the compiler does not merge the classes'
-// common tails behind a jump.
+// 40-byte sum has five loads to do, fewer than a call to memcpy of the same
+// bytes costs. So SumShortOr below takes one branch tree on the length (which
+// also routes 64 bytes and more to the caller's long path), and each size
+// class is one straight run: on x86-64 a single add-with-carry chain over the
+// class's fixed number of words, the fold and the byte swap, in one asm
+// statement so that the compiler does not merge the classes' common tails
+// behind a jump.
 
 // kShortLimit: SumShortOr sums inputs shorter than this inline.
 inline constexpr size_t kShortLimit = 64;
@@ -377,29 +377,12 @@ IPSUM_KERNEL_INLINE uint16_t SumTinyShort(const uint8_t* p, size_t len,
 // summed inline when len < kShortLimit, else `long_sum(p, len, initial)`.
 // The test for long inputs is part of the size-class tree, not a compare in
 // front of every short one. The tree is shaped for the taken branches as
-// much as for its depth: a taken branch ends a fetch group, and at about
-// six cycles a call, each one shows. The [[likely]] and [[unlikely]] marks
-// lay it out so that 9..16 (Ethernet headers) runs straight through, 4..8
-// (UDP headers) and 33..40 (TCP/IPv4 and IPv6 headers, the class with the
-// most work) take one branch, 17..24 (IPv4 headers), 25..32 and 57..63
-// two, 41..56 three.
-//
-// Measured and not kept (session 10, fastpath_benchmark, alternated processes,
-// 5 repetitions of 0.1 s, medians): the long test first, so that 64 bytes and
-// more reach the implementation after one taken branch instead of three,
-// BM_InterleavedChecksum/len0:64/off0:0/len1:255/off1:5 2.53-2.68 -> 2.38-2.44
-// ns and 64/64 2.06-2.17 -> 1.86-1.94 (5 processes each), but
-// BM_ShortChecksum/len:8/off:4 1.03-1.04 -> 1.24-1.30 ns in 4 of 4 (len:7/off:1
-// 1.02-1.35 -> 1.26-1.30). In the benchmark as shipped (3 processes each, Short
-// and Interleaved cases): the pair 2.46-2.52 -> 2.22-2.26 ns, 1.28-1.35x ->
-// 1.03-1.13x its memcpy (which ran 1.84-1.97 ns against 1.97-2.16 in the
-// variant's processes, so about 1.18x at the same memcpy); 7/1 and 8/4
-// 0.99-1.05 -> 1.24-1.26 ns (0.67-0.69x -> 0.82-0.84x), the pair 14/3 + 20/0
-// 1.37-1.41 -> 1.49-1.55 ns (0.62-0.70x -> 0.75-0.77x). The long test right
-// after the 16-byte node instead, 28/1 and 40/0 1.32-1.54 -> 1.72-1.81 ns and
-// 8/4 -> 1.25-1.29 in 4 of 4, the pair 2.56-2.79 -> 2.55-2.77; 64 bytes summed
-// here as the eighth class (len <= 64), 64/64 2.03-2.11 against 2.04-2.48 ns
-// and the pair 2.49-2.75 against 2.29-2.55 (3 processes each).
+// much as for its depth: a taken branch ends a fetch group, and in a sum this
+// short each one shows. The [[likely]] and [[unlikely]] marks lay it out so
+// that 9..16 (Ethernet headers) runs straight through, 4..8 (UDP headers) and
+// 33..40 (TCP/IPv4 and IPv6 headers) take one branch, 17..24 (IPv4 headers),
+// 25..32 and 57..63 two, 41..56 three; the long test comes last, since
+// moving it ahead slows the header sizes more than it speeds 64 bytes.
 template <typename LongSum>
 IPSUM_KERNEL_INLINE uint16_t SumShortOr(const uint8_t* p, size_t len,
                                         uint16_t initial, LongSum long_sum) {
