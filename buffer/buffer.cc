@@ -195,8 +195,7 @@ bool Buffer::TrimFrontViews(size_t n) {
     // fields to another slot moves its reference, with none of a move
     // assignment's checks and clearing: the others move down that way, the
     // dropped view's chunk goes into the last slot, and the pop of that
-    // slot releases it. About 70 instructions besides the release, against
-    // some 180 through the walk below (callgrind, ReceiveInPlace).
+    // slot releases it: a fraction of the walk below.
     internal::Chunk* const dropped = v[0].chunk_;
     for (size_t k = 1; k < count; ++k) {
       v[k - 1].window_ = v[k].window_;
@@ -221,8 +220,8 @@ bool Buffer::TrimFrontWalk(size_t n) {
   // The first i views go. The rest move down over them, each move
   // releasing the chunk of the view it overwrites; the slots left at the
   // end (moved-from, or dropped views no move reached) are popped, which
-  // releases those. A hand loop, not views_.erase: the generic erase cost
-  // some 300 instructions to drop one of four views, this about 80.
+  // releases those. A hand loop, not views_.erase, whose generic form costs
+  // several times more to drop one of a few views.
   View* v = views_.data();
   const size_t count = views_.size();
   for (size_t k = i; k < count; ++k) v[k - i] = std::move(v[k]);

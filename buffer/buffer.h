@@ -481,15 +481,8 @@ class Buffer {
   //
   // One hint per line from the line that holds a view's first byte to the
   // one that holds its last (or the last of the `max_bytes`): the loop
-  // steps a line address, 4 instructions per line instead of 5. (It
-  // stepped from the view's first byte 64 bytes at a time, which left the
-  // view's last line without a hint whenever its last byte lay at a lower
-  // offset in that line than its first byte in its own.) On a ring of
-  // frames beyond every cache (tcpip_benchmark, BM_ReceiveBurst/none/
-  // front:1/frames:32768, alternating processes), 93-101 ns per frame
-  // against 100-116 before; two lines per turn of the loop (3 instructions
-  // per line) 100-107, four lines per turn (2 per line) 131-138, though
-  // the latter 1-2 ns faster within L2.
+  // steps a line address, so the view's last line gets its hint whatever the
+  // offsets of its first and last bytes within their lines.
   void Prefetch(size_t max_bytes) const {
     for (const View& v : views_) {
       const size_t n = v.size() < max_bytes ? v.size() : max_bytes;

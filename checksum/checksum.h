@@ -58,8 +58,8 @@ uint16_t ChecksumPieces(std::span<const std::span<const uint8_t>> pieces,
 // buffer::View, of an application's iovec-like descriptors) where they lie,
 // with `stride` the record's size, instead of gathering their spans into a
 // new array first: writing that array just before the sum puts a
-// store-to-load round trip in front of the first load of data, which costs
-// a packet of a few pieces about 2 ns. `stride` is a multiple of
+// store-to-load round trip in front of the first load of data, a visible
+// share of a packet's sum. `stride` is a multiple of
 // alignof(std::span<const uint8_t>), at least its size; `first` may be null
 // when `count` is 0.
 uint16_t ChecksumPieces(const std::span<const uint8_t>* first, size_t count,

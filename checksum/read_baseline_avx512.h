@@ -1,11 +1,10 @@
 // Copyright 2026 The ipsum Authors. SPDX-License-Identifier: Apache-2.0
 //
 // The AVX-512 bandwidth limit the checksum benchmarks compare against, next
-// to read_baseline_avx2.h: the fastest loop we found that merely reads every
-// byte with 512-bit loads (eight independent `vpord` chains, each with its
-// load as the memory operand, 512 bytes per step; four chains, loads into
-// registers first, or `vpternlogq` combining two loads ran up to 8% slower
-// on Zen 5), doing none of a checksum's arithmetic. Benchmark-only (testonly
+// to read_baseline_avx2.h: a loop that merely reads every byte with 512-bit
+// loads (eight independent `vpord` chains, each with its load as the memory
+// operand, 512 bytes per step), doing none of a checksum's arithmetic: the
+// fastest such loop found (docs/benchmarking.md). Benchmark-only (testonly
 // target), x86-64.
 
 #ifndef IPSUM_CHECKSUM_READ_BASELINE_AVX512_H_

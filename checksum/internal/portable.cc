@@ -32,14 +32,9 @@
 // another; 2^64 is 1 modulo 2^64 - 1 (RFC 1071 section 2(C)'s end-around
 // carry), so a Group's value is lo + hi. gcc -O2 compiles each step to an
 // `add` with the word as its memory operand and an `adc` of the half-word
-// on x86-64, 2 instructions for 12 bytes (and `daddu; sltu; daddu; daddu`
-// on mips64). Measured on Zen 5 at 16 KiB: 1.3x the earlier loop, which
-// added words into two accumulators and counted the carry of each on the
-// side (`s += w; c += s < w;`, `add` and `adc $0`: 2 instructions for 8
-// bytes, and a chain four adds deep an iteration); four or eight such
-// accumulators ran no faster, nor did adding 32-bit halves into 64-bit
-// accumulators (3 instructions for 8 bytes) or summing 128-bit words
-// (unsigned __int128, whose carry out gcc computes with setb and spills).
+// on x86-64, two instructions for 12 bytes (and `daddu; sltu; daddu; daddu`
+// on mips64), where a word with its carry counted on the side (`s += w; c +=
+// s < w;`) takes two for 8 bytes.
 // The tail words outside the loop keep the side count. Nothing overflows at
 // any length: the loop runs in chunks (kMaxBlocks), after which the Groups
 // are added into the 64-bit sum with end-around carries.
@@ -157,8 +152,8 @@ struct Group {
 
 // kMaxBlocks bounds the 64-byte blocks summed into one set of Groups. Up to
 // 2^32 - 1 steps of at most 2^32 each would fit in `hi`; 1024 (64 KiB) is
-// far below that, costs one reduction (about 20 instructions) per 64 KiB,
-// and lets the tests' longer inputs (70,000 bytes, 1 MiB) cross a chunk.
+// far below that, costs one short reduction per 64 KiB, and lets the tests'
+// longer inputs (70,000 bytes, 1 MiB) cross a chunk.
 constexpr size_t kMaxBlocks = 1024;
 
 // AddGroup adds the word at src[i, i + 8) and the half-word at src[j, j + 4)
@@ -329,10 +324,8 @@ bool AlwaysSupported() { return true; }
 
 // PortableSum starts at a 64-byte boundary so that where its main loop
 // falls within the 64-byte lines of code is fixed by this file, not by the
-// link. On Zen 5 the loop (19 instructions, 70 bytes) ran at 3.4 cycles a
-// block when it started 0x15..0x38 bytes past a line and at 4.3 cycles
-// when it started 0x3a..0x10 past one; gcc 12 places it 0x38 past. (The
-// same run measured BM_ReadBaseline at the same speed either way.)
+// link: how a short loop straddles the lines of code changes its speed on
+// some cores (docs/design.md, "Code placement").
 [[gnu::aligned(64)]] uint16_t PortableSum(const uint8_t* data, size_t len,
                                           uint16_t initial) {
   return Sum<false>(nullptr, data, len, initial);
