@@ -397,11 +397,10 @@ uint16_t SumSmall(const uint8_t* p, size_t len) {
 
 // CopySumBlocks is SumBlocks that also stores each block to dst, advancing
 // both pointers. Two orders of the loads and stores: each store right after
-// its load runs fastest (16 KiB in L1: 8% faster than all eight loads first),
-// but a load that follows a store to an address 1..~190 bytes below its own
-// modulo 4 KiB (a destination just past the source, modulo 4 KiB) waits for
-// that store (4K aliasing: 40% slower); loading the whole block first leaves
-// only its first load behind such a store. Chosen per call.
+// its load runs fastest, but a load that follows a store to an address
+// 1..~190 bytes below its own modulo 4 KiB (a destination just past the
+// source, modulo 4 KiB) waits for that store (4K aliasing); loading the whole
+// block first leaves only its first load behind such a store. Chosen per call.
 [[gnu::always_inline]] inline void CopySumBlocks(uint8_t*& dst,
                                                  const uint8_t*& src,
                                                  size_t blocks, Wide& w) {
