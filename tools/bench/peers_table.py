@@ -30,13 +30,22 @@ def cpu_model():
                              check=True).stdout
     except (OSError, subprocess.CalledProcessError):
         return "unknown CPU"
+    fields = {}
     for line in out.splitlines():
-        if line.startswith("Model name:"):
-            return line.split(":", 1)[1].strip()
-    return "unknown CPU"
+        key, _, value = line.partition(":")
+        fields[key.strip()] = value.strip()
+    name = fields.get("Model name", "unknown CPU")
+    # A virtual machine often shows a bare vendor name: add what identifies
+    # the core.
+    if "CPU family" in fields and "Model" in fields:
+        name += " (family %s, model %s)" % (fields["CPU family"],
+                                            fields["Model"])
+    return name
 
 
 def fmt_ns(ns):
+    if ns >= 100000:
+        return "%.0f µs" % (ns / 1000)
     return "%.1f" % ns if ns < 100 else "%.0f" % ns
 
 
@@ -70,7 +79,7 @@ def main():
             s += " †"
         return s
 
-    print("ns per call (median), %s%s." % (args.cpu or cpu_model(),
+    print("ns per call (median; µs where marked), %s%s." % (args.cpu or cpu_model(),
                                            ", " + args.note if args.note else ""))
     print()
     head = ["bytes (len/offset)", "**ipsum**"] + ["`%s`" % p for p in peers]
