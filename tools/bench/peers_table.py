@@ -43,8 +43,8 @@ def cpu_model():
     return name
 
 
-def fmt_ns(ns):
-    if ns >= 100000:
+def fmt_ns(ns, in_us):
+    if in_us:
         return "%.0f µs" % (ns / 1000)
     return "%.1f" % ns if ns < 100 else "%.0f" % ns
 
@@ -68,11 +68,15 @@ def main():
                  % args.tsv)
     peers = [p for p in PEERS if any((c, p) in cells for c in cases)]
 
+    def in_us(case):  # A row of long inputs is shown in microseconds.
+        return any(float(r["median_ns"]) >= 100000
+                   for (c, _), r in cells.items() if c == case)
+
     def cell(case, col):
         r = cells.get((case, col))
         if r is None:
             return "-"
-        s = fmt_ns(float(r["median_ns"]))
+        s = fmt_ns(float(r["median_ns"]), in_us(case))
         if r["verified"] != "1":
             s += " x"
         if r["all_samples_used"] == "1":
