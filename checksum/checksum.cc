@@ -43,14 +43,10 @@ constexpr size_t kHeadPiece = 256;
 // blocks, whatever address the linker gives it: the function starts on a
 // 64-byte boundary and every block reached only by a jump (the size-class
 // tree's nodes and classes, each after a `ret`) on a 32-byte one; the
-// padding is never executed. At about six cycles a call, a path that
-// touches one more block, or takes a branch that straddles two, costs a
-// cycle, so with GCC's defaults (functions on 16 bytes, jump targets on 8)
-// the time of one size class moved with unrelated code: the same
-// instructions at the four 16-byte placements modulo 64 (fastpath_benchmark
-// relinked with a pad before checksum.o) ran 28 bytes in 1.45-1.51 ns at
-// two and up to 1.75 ns at the other two, 20 bytes likewise up to 1.71 ns.
-// The instructions are the same with and without it (objdump).
+// padding is never executed. A short sum takes a few cycles, so one more
+// fetch block, or a branch straddling two, is a visible share of it: without
+// the pin the time of one size class moved with unrelated code. The
+// instructions are the same with and without it (docs/design.md).
 #if defined(__GNUC__) && !defined(__clang__)
 #define IPSUM_PINNED_LAYOUT \
   [[gnu::aligned(64), gnu::optimize("align-jumps=32")]]
@@ -101,9 +97,8 @@ uint16_t ChecksumPieces(const std::span<const uint8_t>* first, size_t count,
                         size_t stride, uint16_t initial) {
   // The two special cases are functions of their own, reached by tail
   // calls, so that this one keeps no registers of its own and the common
-  // case jumps straight to the implementation (the inline short sums took
-  // a prologue and an epilogue of four saved registers here: 30 of its 47
-  // instructions a frame, BM_VerifyBurst under callgrind).
+  // case jumps straight to the implementation (inlined here, the short sums
+  // would cost every call a prologue and epilogue of saved registers).
   if (count == 1) return SumOnePiece(first, initial);
   if (count == 0) return initial;
   // A frame's headers in a view of their own, before the payload's views:

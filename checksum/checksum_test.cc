@@ -501,19 +501,14 @@ TEST_P(ImplementationTest, CopySumMediumLengthsKeepInitialValueAtEveryParity) {
 }
 
 TEST_P(ImplementationTest, CopySumAroundLongCopyBoundaries) {
-  // Lengths where a long copy changes method or splits. With L the L1 data
-  // cache's size (48 KiB on Zen 5, 32 KiB on many others), x86_avx512 and
-  // x86_avx2 copy a length from L / 2 + 512 on partly with `rep movsb`
-  // (x86_avx512: up to L - 512, then all; x86_avx2: up to L - 1024, then
-  // none), in chunks of 16 KiB (their number changes at L / 2 + 8448 and
-  // every 8 KiB after); x86_avx512's CopySum enters its long path at
-  // 16.5 KiB, and from L - 512 on copies 512 bytes, then steps of 36 KiB
-  // (the last one shorter, a sixth of its blocks fused: none below 6),
-  // then the tail: with L = 48 KiB two steps, three from 74752 bytes
-  // (75264: two steps and a last of 2 blocks, none fused; 77312: a last of
-  // 6 blocks, one fused).
-  // x86_avx2's loop reduces every 64 KiB. Each at odd and even offsets of
-  // source and destination, random and carry-heavy bytes.
+  // Lengths where a long copy changes method or splits, for an L1 data
+  // cache of L = 32 or 48 KiB: x86_avx512 and x86_avx2 copy partly by `rep
+  // movsb` from L / 2 + 512 on, in 16 KiB chunks whose number changes at
+  // L / 2 + 8448 and every 8 KiB after, up to L - 512 (then all, x86_avx512)
+  // or L - 1024 (then none, x86_avx2); x86_avx512's long path starts at
+  // 16.5 KiB, its 36 KiB steps at L - 512 (two or three, the last of 2 or 6
+  // blocks); x86_avx2 reduces every 64 KiB (docs/design.md, "The fused
+  // copy"). Each at odd and even offsets, random and carry-heavy bytes.
   constexpr size_t kBoundaries[] = {
       16384, 16896, 24576, 24832, 25088, 25600, 31744, 32256, 32768,
       33024, 48128, 48640, 49152, 49664, 65536, 74752, 75264, 77312};

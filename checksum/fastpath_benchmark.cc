@@ -25,7 +25,7 @@
 //   BM_ShortChecksum/len:N/off:M  the public Checksum (dispatch included)
 //   BM_ShortMemcpy/len:N/off:M    on 7..40 bytes at `off` past a 64-byte
 //                                 boundary, next to memcpy of the same
-//                                 bytes (the cases and 20, 28).
+//                                 bytes (header-sized lengths and offsets).
 //   BM_InterleavedChecksum/...    the public Checksum, and memcpy, with
 //   BM_InterleavedMemcpy/...      BM_Interleaved's pairs and loop.
 //
@@ -183,10 +183,10 @@ void BM_Interleaved(benchmark::State& state, const Implementation* impl) {
 }
 
 // IPSUM_ALIGN_LOOPS starts the timed loops of the short benchmarks at a
-// 32-byte boundary. At about six cycles an iteration, a loop of a call and
-// five instructions that straddles a fetch window costs a cycle more:
-// BM_ShortMemcpy measured 1.70 ns instead of 1.45 ns when a change elsewhere
-// moved its loop 8 bytes, which flattered every ratio against it.
+// 32-byte boundary. An iteration is a call and a few instructions, so a
+// loop that straddles a fetch window costs a visible share more, and a
+// change elsewhere that moved the loop would move every ratio against it
+// (docs/benchmarking.md).
 #define IPSUM_ALIGN_LOOPS [[gnu::optimize("align-loops=32")]]
 
 // BM_InterleavedChecksum is BM_Interleaved through the public Checksum.
@@ -306,8 +306,9 @@ IPSUM_ALIGN_LOOPS void BM_ShortMemcpy(benchmark::State& state) {
   state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * len));
 }
 
-// ShortCases: the short (length, offset) cases, then an IPv4
-// header and a length between.
+// ShortCases: (length, offset) pairs of a stack's headers: an odd length at
+// an odd offset, a UDP header, an Ethernet header at three offsets, an IPv4
+// header, IPv4 and UDP at an odd offset, IPv4 and TCP.
 void ShortCases(benchmark::internal::Benchmark* b) {
   b->ArgNames({"len", "off"});
   b->Args({7, 1});

@@ -608,11 +608,11 @@ template <typename Packet>
       // The headers at the front of the first view: the whole frame where
       // it lies (Buffer::ChecksumAll; the datagram is the rest of the
       // frame, checked above) less the Ethernet and IPv4 headers' sum, 34
-      // bytes, so the TCP bytes keep their parity. VerifyBurst's form
-      // (94e5eaa); the pieces gathered into an array for ChecksumPieces,
-      // which this floor did before, ran 55.7-60.5 ns a frame in
-      // VerifyBurst on a Xeon against 41.4-42.4 for this. The initial value
-      // from one accumulator, as VerifyBurst (EthernetIPv4Initial).
+      // bytes, so the TCP bytes keep their parity. The same form as
+      // VerifyBurst, with the initial value from one accumulator
+      // (EthernetIPv4Initial), so that the floor does no more work than
+      // the path it bounds; gathering the pieces into an array for
+      // ChecksumPieces costs more (docs/benchmarking.md).
       sum = data.ChecksumAll(internal::EthernetIPv4Initial(
           f, header::kProtocolTCP, static_cast<uint16_t>(tcp_length)));
     }
@@ -777,14 +777,13 @@ double Median(std::vector<double>& v) {
 // order rotates from one iteration to the next. Its counters are medians
 // over the iterations: raw_ns, verify_ns and floor_ns a frame, and
 // verify_ratio and floor_ratio, the medians of each iteration's own ratio
-// of the pass to the raw sum. The passes of one iteration run within some
-// 15 microseconds (within L2), so a ratio compares passes that saw the
-// same state of a machine whose speed moves between processes and
-// seconds: the separate benchmarks' ns_per_frame, taken seconds apart,
-// give ratios that moved by up to 1.3x between processes here. After the
-// passes, every record VerifyBurst left (VerifiedFrame) must hold the
-// fields FloorBurst read of the same frame (SameFields), or the benchmark
-// fails.
+// of the pass to the raw sum. The passes of one iteration run
+// microseconds apart, so a ratio compares passes that saw the same state
+// of a machine whose speed moves between processes and seconds; ratios of
+// the separate benchmarks' ns_per_frame, taken seconds apart, do not
+// (docs/benchmarking.md). After the passes, every record VerifyBurst left
+// (VerifiedFrame) must hold the fields FloorBurst read of the same frame
+// (SameFields), or the benchmark fails.
 void BM_ReceiveRatios(benchmark::State& state, BurstPrefetch prefetch) {
   const bool front = state.range(0) == kFront;
   const auto frames = static_cast<size_t>(state.range(1));
