@@ -458,6 +458,12 @@ bool Endpoint::Prepare(PacketBuffer& pkt) {
     }
   } else if (pkt.checksum_status == ChecksumStatus::kPartial &&
              !offloads_.csum) {
+    // A UDP sum of 0 goes out as 0xffff: the resolve must know it is UDP.
+    if (pkt.transport_protocol == TransportProtocol::kNone) {
+      const std::optional<internal::FrameLayout> l =
+          internal::ParseFrameLayout(pkt.ToBuffer(), options_.mode);
+      if (l.has_value()) pkt.transport_protocol = l->transport;
+    }
     if (!ResolvePartialChecksum(pkt)) {
       CountDrop(DropReason::kTxBadPacket);
       return false;
