@@ -377,7 +377,9 @@ TEST_P(KernelTest, OpenNegotiatesWhatWasAsked) {
     EXPECT_EQ(got.tso4, o.tso4);
     EXPECT_EQ(got.tso6, o.tso6);
     EXPECT_EQ(got.uso4, got.uso6);
-    if (!o.uso4) EXPECT_FALSE(got.uso4);
+    if (!o.uso4) {
+      EXPECT_FALSE(got.uso4);
+    }
     EXPECT_EQ(net.rx().mode(), GetParam());
     EXPECT_EQ(net.rx().capabilities().tx_checksum_offload, o.csum);
     EXPECT_EQ(net.rx().capabilities().tso_max_size != 0, o.tso4);
