@@ -385,12 +385,15 @@ bool Endpoint::Send(PacketBuffer&& pkt) {
 
 bool Endpoint::Prepare(PacketBuffer& pkt) {
   const size_t size = pkt.size();
-  if (size == 0) {
+  // The header's offsets are 16 bits wide; a GSO packet is written whole
+  // only when it fits one frame, else segmented below.
+  if (size == 0 ||
+      (size > kMaxFrameSize && pkt.gso_type == GsoType::kNone)) {
     CountDrop(DropReason::kTxBadPacket);
     return false;
   }
   if (pkt.checksum_status == ChecksumStatus::kPartial &&
-      (pkt.csum_start >= size ||
+      (pkt.csum_start >= size || pkt.csum_start > 0xffff ||
        size_t{pkt.csum_start} + pkt.csum_offset + 2 > size)) {
     CountDrop(DropReason::kTxBadPacket);
     return false;
@@ -400,7 +403,7 @@ bool Endpoint::Prepare(PacketBuffer& pkt) {
       CountDrop(DropReason::kTxBadPacket);
       return false;
     }
-    if (NeedsSoftwareGso(pkt, offloads_)) {
+    if (NeedsSoftwareGso(pkt, offloads_) || size > kMaxFrameSize) {
       std::optional<PacketBuffer> layered =
           internal::WithLayers(std::move(pkt), options_.mode);
       if (!layered.has_value()) {
@@ -432,10 +435,6 @@ bool Endpoint::Prepare(PacketBuffer& pkt) {
       return false;
     }
     ++counters_.tx_csum_resolved;
-  }
-  if (size > kMaxFrameSize) {
-    CountDrop(DropReason::kTxBadPacket);
-    return false;
   }
   return true;
 }

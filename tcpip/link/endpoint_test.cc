@@ -388,10 +388,11 @@ TEST_P(KernelTest, OpenNegotiatesWhatWasAsked) {
 
 TEST_P(KernelTest, KernelTCPCompletesInEveryOffloadCombination) {
   for (const Combo& c : kCombos) {
+    SCOPED_TRACE(Name(c));
+    Net net(GetParam(), c.rx, c.tx);
+    if (::testing::Test::HasFatalFailure()) return;
     for (bool v6 : {false, true}) {
-      SCOPED_TRACE(Name(c) + (v6 ? " IPv6" : " IPv4"));
-      Net net(GetParam(), c.rx, c.tx);
-      if (::testing::Test::HasFatalFailure()) return;
+      SCOPED_TRACE(v6 ? "IPv6" : "IPv4");
       const Bytes data = Pattern(2 << 20, v6 ? 6 : 4);
       const Bytes got = TransferTCP(net, v6, data);
       ASSERT_EQ(got.size(), data.size());
@@ -419,10 +420,11 @@ TEST_P(KernelTest, KernelTCPCompletesInEveryOffloadCombination) {
 // UDP_SEGMENT (USO where negotiated, the kernel's software GSO otherwise).
 TEST_P(KernelTest, KernelUDPArrivesByteForByte) {
   for (const Combo& c : kCombos) {
+    SCOPED_TRACE(Name(c));
+    Net net(GetParam(), c.rx, c.tx);
+    if (::testing::Test::HasFatalFailure()) return;
     for (bool v6 : {false, true}) {
-      SCOPED_TRACE(Name(c) + (v6 ? " IPv6" : " IPv4"));
-      Net net(GetParam(), c.rx, c.tx);
-      if (::testing::Test::HasFatalFailure()) return;
+      SCOPED_TRACE(v6 ? "IPv6" : "IPv4");
       int r = socket(v6 ? AF_INET6 : AF_INET, SOCK_DGRAM, 0);
       int s = socket(v6 ? AF_INET6 : AF_INET, SOCK_DGRAM, 0);
       int big = 4 << 20;

@@ -7,7 +7,7 @@
 //   control (1 byte) | virtio_net_hdr_v1 (12 bytes) | frame
 //
 // where control's bit 0 picks the mode (TUN: IP first, TAP: Ethernet
-// first) and bits 1-7 how the frame is split into views. Properties:
+// first) and bits 1-7 into how many views the frame is split. Properties:
 //   - the verdict is the one the rules say (flags, checksum offsets,
 //     hdr_len, GSO type, ECN, gso_size, NEEDS_CSUM: checked here byte by
 //     byte, independently); only a GSO frame's match against its headers
@@ -31,6 +31,7 @@
 
 #include "buffer/buffer.h"
 #include "tcpip/gso.h"
+#include "tcpip/internal/testing.h"
 #include "tcpip/link/endpoint.h"
 #include "tcpip/link/internal/vnet.h"
 #include "tcpip/packet_buffer.h"
@@ -42,22 +43,10 @@ namespace {
 
 using Bytes = std::vector<uint8_t>;
 
-// Chain returns `frame` as a Buffer of views cut where `seed` says, each
-// in its own chunk.
+// Chain returns `frame` as a Buffer of 1 to 64 views, each in its own
+// chunk, as `seed` says.
 buffer::Buffer Chain(std::span<const uint8_t> frame, uint8_t seed) {
-  buffer::Buffer b;
-  size_t at = 0;
-  uint32_t s = seed;
-  while (at < frame.size()) {
-    size_t n = frame.size() - at;
-    if (seed != 0) {
-      s = s * 1103515245 + 12345;
-      n = std::min<size_t>(n, 1 + (s >> 16) % 61);
-    }
-    b.Append(buffer::View::Copy(frame.subspan(at, n)));
-    at += n;
-  }
-  return b;
+  return testing::MakePayload(frame, size_t{seed % 64} + 1);
 }
 
 uint16_t LE16(std::span<const uint8_t> h, size_t i) {
