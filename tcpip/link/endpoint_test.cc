@@ -69,13 +69,16 @@ std::string IpCommand() {
   return "ip";
 }
 
-// Sh runs `cmd`, whose first word "ip" is iproute2's.
-void Sh(const std::string& cmd) {
+// Ip runs ip(8) once over `commands` (its -batch form, without "ip").
+void Ip(const std::vector<std::string>& commands) {
   static const std::string ip = IpCommand();
-  const std::string full =
-      cmd.rfind("ip ", 0) == 0 ? ip + cmd.substr(2) : cmd;
-  const int rc = std::system((full + " 2>&1").c_str());
-  ASSERT_EQ(rc, 0) << full;
+  FILE* p = popen((ip + " -batch - 2>&1").c_str(), "w");
+  ASSERT_NE(p, nullptr);
+  for (const std::string& c : commands) std::fprintf(p, "%s\n", c.c_str());
+  const int rc = pclose(p);
+  std::string all;
+  for (const std::string& c : commands) all += c + "; ";
+  ASSERT_EQ(rc, 0) << all;
 }
 
 void WriteFile(const std::string& path, const std::string& value) {
@@ -128,7 +131,6 @@ class Net {
 
   void Setup(const Offloads& rxo, const Offloads& txo) {
     ASSERT_EQ(unshare(CLONE_NEWNET), 0) << std::strerror(errno);
-    Sh("ip link set lo up");
     WriteFile("/proc/sys/net/ipv4/conf/all/rp_filter", "0");
     WriteFile("/proc/sys/net/ipv4/conf/default/rp_filter", "0");
     const std::string tag = std::to_string(getpid() % 100000);
@@ -145,18 +147,25 @@ class Net {
     rx_ = std::move(*rx);
     tx_ = std::move(*tx);
     const std::string r = rx_->name();
-    Sh("ip addr add 10.9.0.1/32 dev " + r);
-    Sh("ip addr add 10.9.0.2/32 dev " + r);
-    Sh("ip route add 10.9.1.0/24 dev " + r);
-    Sh("ip -6 addr add fd09::1/128 dev " + r + " nodad");
-    Sh("ip -6 addr add fd09::2/128 dev " + r + " nodad");
-    Sh("ip -6 route add fd09:0:0:1::/64 dev " + r);
+    std::vector<std::string> ip = {
+        "link set lo up",
+        "addr add 10.9.0.1/32 dev " + r,
+        "addr add 10.9.0.2/32 dev " + r,
+        "route add 10.9.1.0/24 dev " + r,
+        "addr add fd09::1/128 dev " + r + " nodad",
+        "addr add fd09::2/128 dev " + r + " nodad",
+        "route add fd09:0:0:1::/64 dev " + r,
+    };
     if (mode_ == DeviceMode::kTap) {
       for (const char* a : {"10.9.1.1", "10.9.1.2", "fd09:0:0:1::1",
                             "fd09:0:0:1::2"}) {
-        Sh(std::string("ip neigh replace ") + a +
-           " lladdr 02:00:00:00:09:01 nud permanent dev " + r);
+        ip.push_back(std::string("neigh replace ") + a +
+                     " lladdr 02:00:00:00:09:01 nud permanent dev " + r);
       }
+    }
+    Ip(ip);
+    if (::testing::Test::HasFatalFailure()) return;
+    if (mode_ == DeviceMode::kTap) {
       struct ifreq ifr = {};
       std::strncpy(ifr.ifr_name, tx_->name().c_str(), IFNAMSIZ - 1);
       int s = socket(AF_INET, SOCK_DGRAM, 0);

@@ -46,7 +46,7 @@ using Bytes = std::vector<uint8_t>;
 // Chain returns `frame` as a Buffer of 1 to 64 views, each in its own
 // chunk, as `seed` says.
 buffer::Buffer Chain(std::span<const uint8_t> frame, uint8_t seed) {
-  return testing::MakePayload(frame, size_t{seed % 64} + 1);
+  return testing::MakePayload(frame, static_cast<size_t>(seed % 64) + 1);
 }
 
 uint16_t LE16(std::span<const uint8_t> h, size_t i) {
