@@ -402,7 +402,7 @@ TEST_P(KernelTest, KernelTCPCompletesInEveryOffloadCombination) {
     if (::testing::Test::HasFatalFailure()) return;
     for (bool v6 : {false, true}) {
       SCOPED_TRACE(v6 ? "IPv6" : "IPv4");
-      const Bytes data = Pattern(2 << 20, v6 ? 6 : 4);
+      const Bytes data = Pattern(1 << 20, v6 ? 6 : 4);
       const Bytes got = TransferTCP(net, v6, data);
       ASSERT_EQ(got.size(), data.size());
       EXPECT_TRUE(got == data);
