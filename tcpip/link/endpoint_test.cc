@@ -14,8 +14,9 @@
 //
 // The kernel's own TCP and UDP complete through the endpoint in every
 // offload combination on each side, and its /proc/net/snmp counters say
-// whether a checksum was wrong. Needs CAP_NET_ADMIN and /dev/net/tun: main()
-// fails with one line without them.
+// whether a checksum was wrong. Needs root (CAP_SYS_ADMIN for the
+// namespace, CAP_NET_ADMIN for the devices) and /dev/net/tun: main() fails
+// with one line without them.
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -643,8 +644,9 @@ int main(int argc, char** argv) {
   if (unshare(CLONE_NEWNET) != 0) {
     std::fprintf(stderr,
                  "endpoint_test: FAIL: cannot create a network namespace "
-                 "(%s); the kernel tests need CAP_NET_ADMIN (skip the group "
-                 "with --test_tag_filters=-network)\n",
+                 "(%s); the kernel tests need root (CAP_SYS_ADMIN and "
+                 "CAP_NET_ADMIN; skip the group with "
+                 "--test_tag_filters=-network)\n",
                  std::strerror(errno));
     return 1;
   }
