@@ -575,6 +575,14 @@ TEST_P(KernelTest, LyingPacketsAreCountedDropsOnTransmit) {
   EXPECT_EQ(tx.counters().dropped(DropReason::kTxBadPacket), 3u)
       << tx.counters().ToString();
   EXPECT_FALSE(tx.tx_pending());
+  if (GetParam() == DeviceMode::kTap) {
+    // Shorter than an Ethernet header: the kernel refuses the write.
+    tx.Send(PacketBuffer(buffer::Buffer::Copy(Pattern(5, 1))));
+    const FlushResult g = tx.Flush();
+    EXPECT_EQ(g.dropped, 1u);
+    EXPECT_EQ(tx.counters().dropped(DropReason::kTxWriteError), 1u)
+        << tx.counters().ToString();
+  }
 }
 
 TEST_P(KernelTest, AFullQueueIsACountedDrop) {
