@@ -374,7 +374,8 @@ IPSUM_KERNEL_INLINE uint16_t SumTinyShort(const uint8_t* p, size_t len,
 }
 
 // SumShortOr returns the SumFn result for data[0, len) and `initial`:
-// summed inline when len < kShortLimit, else `long_sum(p, len, initial)`.
+// summed inline when len < kLimit (kShortLimit, or one more to take 64
+// bytes into the last class), else `long_sum(p, len, initial)`.
 // The test for long inputs is part of the size-class tree, not a compare in
 // front of every short one. The tree is shaped for the taken branches as
 // much as for its depth: a taken branch ends a fetch group, and at about
@@ -400,9 +401,10 @@ IPSUM_KERNEL_INLINE uint16_t SumTinyShort(const uint8_t* p, size_t len,
 // 8/4 -> 1.25-1.29 in 4 of 4, the pair 2.56-2.79 -> 2.55-2.77; 64 bytes summed
 // here as the eighth class (len <= 64), 64/64 2.03-2.11 against 2.04-2.48 ns
 // and the pair 2.49-2.75 against 2.29-2.55 (3 processes each).
-template <typename LongSum>
+template <size_t kLimit = kShortLimit, typename LongSum>
 IPSUM_KERNEL_INLINE uint16_t SumShortOr(const uint8_t* p, size_t len,
                                         uint16_t initial, LongSum long_sum) {
+  static_assert(kLimit == kShortLimit || kLimit == kShortLimit + 1);
   const uint64_t acc = InitialNative(initial);
   if (len <= 16) [[likely]] {
     if (len > 8) [[likely]]
@@ -418,7 +420,7 @@ IPSUM_KERNEL_INLINE uint16_t SumShortOr(const uint8_t* p, size_t len,
       return SumWordsShort<3>(p, len, acc);
     return SumWordsShort<4>(p, len, acc);
   }
-  if (len < kShortLimit) {
+  if (len < kLimit) {
     if (len <= 48) [[unlikely]]
       return SumWordsShort<5>(p, len, acc);
     if (len <= 56) [[unlikely]]
