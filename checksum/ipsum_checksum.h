@@ -94,17 +94,31 @@ static inline uint16_t ipsum_checksum_short_(const unsigned char* p,
    * offset 4): 8 * (8 - len % 8) modulo 64. */
   const unsigned drop = (0u - 8u * (unsigned)len) & 63u;
   if (len >= 8) {
-    const size_t words = (len - 1) / 8; /* All but the last 1..8 bytes. */
+    /* All but the last 1..8 bytes, 0..7 words: 4, 2 and 1 words as the bits
+     * of their count say, straight-line code with no loop. */
+    const size_t words = (len - 1) / 8;
     uint64_t v = ipsum_checksum_load64_(p + len - 8);
-    size_t i;
-    v = IPSUM_CHECKSUM_BIG_ENDIAN_ ? v << drop : v >> drop;
-    sum += v;
-    carries += sum < v;
-    for (i = 0; i < words; ++i) {
-      v = ipsum_checksum_load64_(p + 8 * i);
-      sum += v;
-      carries += sum < v;
+#define IPSUM_CHECKSUM_ADD_(word)   \
+  do {                              \
+    v = (word);                     \
+    sum += v;                       \
+    carries += sum < v;             \
+  } while (0)
+    IPSUM_CHECKSUM_ADD_(IPSUM_CHECKSUM_BIG_ENDIAN_ ? v << drop : v >> drop);
+    if (words & 4) {
+      IPSUM_CHECKSUM_ADD_(ipsum_checksum_load64_(p));
+      IPSUM_CHECKSUM_ADD_(ipsum_checksum_load64_(p + 8));
+      IPSUM_CHECKSUM_ADD_(ipsum_checksum_load64_(p + 16));
+      IPSUM_CHECKSUM_ADD_(ipsum_checksum_load64_(p + 24));
+      p += 32;
     }
+    if (words & 2) {
+      IPSUM_CHECKSUM_ADD_(ipsum_checksum_load64_(p));
+      IPSUM_CHECKSUM_ADD_(ipsum_checksum_load64_(p + 8));
+      p += 16;
+    }
+    if (words & 1) IPSUM_CHECKSUM_ADD_(ipsum_checksum_load64_(p));
+#undef IPSUM_CHECKSUM_ADD_
     sum += carries; /* 2^64 == 1 modulo 0xffff; carries < 9: no wrap. */
     carries = sum < carries;
     sum += carries;

@@ -25,18 +25,27 @@ def _cc_static_archive_impl(ctx):
     # whose symbols it then could not find. objcopy cannot make a
     # GNU_UNIQUE symbol (an inline variable, a template's static) local, so
     # those get names of their own, prefixed with the archive's.
-    ctx.actions.run_shell(
-        outputs = [out, obj],
-        inputs = depset(archives, transitive = [cc_toolchain.all_files]),
-        command = " && ".join([
-            "{ld} -r --force-group-allocation {keep} -o {obj} --start-group {archives} --end-group",
+    # On MIPS, whose position-independent calls (R_MIPS_CALL16) must name a
+    # global symbol, the object keeps its symbols and groups as they are.
+    if cc_toolchain.cpu.startswith("mips"):
+        isolate = []
+    else:
+        isolate = [
             "{nm} --defined-only {obj} | " +
             "awk '$2 == \"u\" {{ print $3, \"{prefix}\" $3 }}' > {obj}.unique",
             "{objcopy} {keep_global} --redefine-syms={obj}.unique {obj}",
             "rm {obj}.unique",
+        ]
+    ctx.actions.run_shell(
+        outputs = [out, obj],
+        inputs = depset(archives, transitive = [cc_toolchain.all_files]),
+        command = " && ".join([
+            "{ld} -r {groups} {keep} -o {obj} --start-group {archives} --end-group",
+        ] + isolate + [
             "rm -f {out}",
             "{ar} rcs {out} {obj}",
         ]).format(
+            groups = "--force-group-allocation" if isolate else "",
             ld = cc_toolchain.ld_executable,
             objcopy = cc_toolchain.objcopy_executable,
             nm = cc_toolchain.nm_executable,
