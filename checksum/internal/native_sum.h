@@ -282,21 +282,23 @@ IPSUM_KERNEL_INLINE uint16_t SumWordsShort(const uint8_t* p, size_t len,
 #if IPSUM_SHORT_ASM
   // One carry chain, the carry out of bit 63 added back at the end (x86
   // masks the shift count to 6 bits, so `imul` by -8 is the whole of
-  // DropBitsBeforeEnd); then FinishShort.
+  // DropBitsBeforeEnd); then FinishShort. The last word, whose shift waits
+  // on the `imul`, joins the chain last, so the whole words need not wait.
   uint64_t t;
   uint64_t count;
   __asm__(
       "imull $-8, %k[len], %k[count]\n\t"
       "movq -8(%[p],%[len]), %[t]\n\t"
       "shrq %%cl, %[t]\n\t"
-      "addq %[t], %[acc]\n\t"
-      ".if %c[k] > 0\n\tadcq (%[p]), %[acc]\n\t.endif\n\t"
+      ".if %c[k] > 0\n\taddq (%[p]), %[acc]\n\t.endif\n\t"
       ".if %c[k] > 1\n\tadcq 8(%[p]), %[acc]\n\t.endif\n\t"
       ".if %c[k] > 2\n\tadcq 16(%[p]), %[acc]\n\t.endif\n\t"
       ".if %c[k] > 3\n\tadcq 24(%[p]), %[acc]\n\t.endif\n\t"
       ".if %c[k] > 4\n\tadcq 32(%[p]), %[acc]\n\t.endif\n\t"
       ".if %c[k] > 5\n\tadcq 40(%[p]), %[acc]\n\t.endif\n\t"
       ".if %c[k] > 6\n\tadcq 48(%[p]), %[acc]\n\t.endif\n\t"
+      ".if %c[k] > 0\n\tadcq %[t], %[acc]\n\t"
+      ".else\n\taddq %[t], %[acc]\n\t.endif\n\t"
       "adcq $0, %[acc]\n\t"
       "movq %[acc], %[t]\n\t"
       "rolq $32, %[t]\n\t"
