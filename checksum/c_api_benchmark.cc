@@ -7,7 +7,6 @@
 //   BM_CApi/shared  ipsum_checksum from libipsum_checksum.so, dlopen'ed and
 //                   called through the pointer dlsym returns (a PLT call
 //                   costs the same: an indirect jump);
-//   BM_CApi/inline  ipsum_checksum_inline, the header's path, in the loop.
 // Each iteration makes the pointer and the length opaque to the compiler and
 // adds the result to a sink: the throughput of independent calls.
 //
@@ -68,8 +67,7 @@ uint16_t CxxSum(const void* p, size_t len, uint16_t initial) {
   return ipsum::checksum::Checksum(p, len, initial);
 }
 
-// Variants: how each case calls the sum. Functors, so that `inline` is
-// inlined into the loop and the others are the calls they name.
+// Variants: how each case calls the sum.
 struct Cxx {
   uint16_t operator()(const void* p, size_t n) const { return CxxSum(p, n, 0); }
 };
@@ -81,11 +79,6 @@ struct Static {
 struct Shared {
   uint16_t operator()(const void* p, size_t n) const {
     return shared_sum(p, n, 0);
-  }
-};
-struct Inline {
-  uint16_t operator()(const void* p, size_t n) const {
-    return ipsum_checksum_inline(p, n, 0);
   }
 };
 
@@ -153,13 +146,10 @@ void Register() {
         ->ArgNames({"len", "off"})->Args({len, off});
     benchmark::RegisterBenchmark("BM_CApi/shared", BM_CApi<Shared>)
         ->ArgNames({"len", "off"})->Args({len, off});
-    benchmark::RegisterBenchmark("BM_CApi/inline", BM_CApi<Inline>)
-        ->ArgNames({"len", "off"})->Args({len, off});
   }
   benchmark::RegisterBenchmark("BM_CApiMix/cxx", BM_CApiMix<Cxx>);
   benchmark::RegisterBenchmark("BM_CApiMix/static", BM_CApiMix<Static>);
   benchmark::RegisterBenchmark("BM_CApiMix/shared", BM_CApiMix<Shared>);
-  benchmark::RegisterBenchmark("BM_CApiMix/inline", BM_CApiMix<Inline>);
 }
 
 const bool registered = (Register(), true);
