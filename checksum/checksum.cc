@@ -13,6 +13,7 @@
 
 #include "checksum/internal/active.h"
 #include "checksum/internal/impl.h"
+#include "checksum/internal/layout.h"
 #include "checksum/internal/native_sum.h"
 #include "checksum/internal/pieces.h"
 
@@ -38,21 +39,6 @@ constexpr size_t kHeadPiece = 256;
 }
 
 }  // namespace
-
-// IPSUM_PINNED_LAYOUT places a Checksum's code on fixed 32-byte fetch
-// blocks, whatever address the linker gives it: the function starts on a
-// 64-byte boundary and every block reached only by a jump (the size-class
-// tree's nodes and classes, each after a `ret`) on a 32-byte one; the
-// padding is never executed. A short sum takes a few cycles, so one more
-// fetch block, or a branch straddling two, is a visible share of it: without
-// the pin the time of one size class moved with unrelated code. The
-// instructions are the same with and without it (docs/design.md).
-#if defined(__GNUC__) && !defined(__clang__)
-#define IPSUM_PINNED_LAYOUT \
-  [[gnu::aligned(64), gnu::optimize("align-jumps=32")]]
-#else
-#define IPSUM_PINNED_LAYOUT [[gnu::aligned(64)]]
-#endif
 
 IPSUM_PINNED_LAYOUT uint16_t Checksum(std::span<const uint8_t> data,
                                       uint16_t initial) {

@@ -1,8 +1,10 @@
 // Copyright 2026 The ipsum Authors. SPDX-License-Identifier: Apache-2.0
 //
-// The C interface (ipsum_checksum.h): thin wrappers over checksum::Checksum
-// and checksum::CopyAndChecksum. ipsum_checksum.lds keeps these two the only
-// exported symbols of libipsum_checksum.so.
+// The C interface (ipsum_checksum.h). ipsum_checksum is an entry point of
+// its own, laid out as checksum::Checksum is, rather than a jump to it: the
+// size-class tree of native_sum.h's SumShortOr, up to 64 bytes (the headers
+// C stacks sum on every packet), then the implementation chosen at run time.
+// ipsum_checksum.lds keeps these two the only exported symbols.
 
 #include "checksum/ipsum_checksum.h"
 
@@ -10,11 +12,17 @@
 #include <cstdint>
 
 #include "checksum/checksum.h"
+#include "checksum/internal/active.h"
+#include "checksum/internal/layout.h"
+#include "checksum/internal/native_sum.h"
 
 extern "C" {
 
-uint16_t ipsum_checksum(const void* buf, size_t len, uint16_t initial) {
-  return ipsum::checksum::Checksum(buf, len, initial);
+IPSUM_PINNED_LAYOUT uint16_t ipsum_checksum(const void* buf, size_t len,
+                                            uint16_t initial) {
+  namespace internal = ipsum::checksum::internal;
+  return internal::SumShortOr<internal::kShortLimit + 1>(
+      static_cast<const uint8_t*>(buf), len, initial, internal::CallActiveSum);
 }
 
 uint16_t ipsum_checksum_copy(void* dst, const void* src, size_t len,

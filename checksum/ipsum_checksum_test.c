@@ -1,11 +1,12 @@
 /* Copyright 2026 The ipsum Authors. SPDX-License-Identifier: Apache-2.0
  *
- * A C program, linked against libipsum_checksum.so, that checks the C
- * interface (ipsum_checksum.h) against known answers (RFC 1071 section 3's
- * example, a real IPv4 header) and against a byte-by-byte sum written here,
- * at many lengths and alignments, for both functions. Exits non-zero on the
- * first mismatch. Written in C on purpose: it proves the header is valid C
- * and the library needs no C++ from its caller.
+ * A C program, linked against libipsum_checksum.so or libipsum_checksum.a,
+ * that checks the C interface (ipsum_checksum.h) against known answers
+ * (RFC 1071 section 3's example, a real IPv4 header) and against a
+ * byte-by-byte sum written here, at many lengths and alignments, for both
+ * functions. Exits non-zero after
+ * the first mismatches. Written in C on purpose: it proves the header is
+ * valid C and the library needs no C++ from its caller.
  */
 
 #include "checksum/ipsum_checksum.h"
@@ -81,9 +82,62 @@ static void against_slow_sum(void) {
   }
 }
 
+/* fill writes `len` bytes of pattern `kind` to `p`: 0 random bytes, 1 all
+ * 0xff, 2 carry-heavy (8-byte runs of 0x00, of 0xff, or a single 0x01 at
+ * either end, so that 64-bit additions carry out and fold often). */
+static void fill(uint8_t* p, size_t len, int kind, uint32_t* x) {
+  size_t i;
+  for (i = 0; i < len; ++i) {
+    *x = *x * 1103515245u + 12345u;
+    if (kind == 0) {
+      p[i] = (uint8_t)(*x >> 16);
+    } else if (kind == 1) {
+      p[i] = 0xff;
+    } else if (i % 8 == 0) {
+      const unsigned pick = (*x >> 16) % 4, n = len - i < 8 ? len - i : 8;
+      memset(p + i, pick == 1 ? 0xff : 0x00, n);
+      if (pick == 2) p[i] = 1;
+      if (pick == 3) p[i + n - 1] = 1;
+    }
+  }
+}
+
+/* short_paths checks ipsum_checksum, which sums up to 64 bytes in its own
+ * size classes, against the byte-by-byte sum at every length 0..128 (both
+ * sides of that bound) and every offset 0..63. */
+static void short_paths(void) {
+  static const uint16_t initials[] = {0, 1, 0x00ff, 0x8000, 0xfffe, 0xffff};
+  static uint8_t buf[64 + 128 + 8];
+  uint32_t x = 29;
+  size_t len, off, k;
+  int kind;
+  for (kind = 0; kind < 3; ++kind) {
+    for (len = 0; len <= 128; ++len) {
+      for (off = 0; off < 64; ++off) {
+        memset(buf, 0x5a, sizeof(buf));
+        fill(buf + off, len, kind, &x);
+        for (k = 0; k < sizeof(initials) / sizeof(initials[0]); ++k) {
+          const uint16_t initial = initials[k];
+          const uint16_t want = slow_sum(buf + off, len, initial);
+          EXPECT_EQ(ipsum_checksum(buf + off, len, initial), want);
+        }
+        /* A sum plus its complement is 0xffff, never 0x0000. */
+        EXPECT_EQ(ipsum_checksum(buf + off, len,
+                                 (uint16_t)~slow_sum(buf + off, len, 0)),
+                  0xffff);
+      }
+    }
+  }
+  memset(buf, 0, sizeof(buf));
+  for (len = 0; len <= 128; ++len) {
+    EXPECT_EQ(ipsum_checksum(buf + 3, len, 0), 0);
+  }
+}
+
 int main(void) {
   known_answers();
   against_slow_sum();
+  short_paths();
   if (failures) return 1;
   printf("ipsum_checksum C API: all checks passed\n");
   return 0;

@@ -282,21 +282,23 @@ IPSUM_KERNEL_INLINE uint16_t SumWordsShort(const uint8_t* p, size_t len,
 #if IPSUM_SHORT_ASM
   // One carry chain, the carry out of bit 63 added back at the end (x86
   // masks the shift count to 6 bits, so `imul` by -8 is the whole of
-  // DropBitsBeforeEnd); then FinishShort.
+  // DropBitsBeforeEnd); then FinishShort. The last word, whose shift waits
+  // on the `imul`, joins the chain last, so the whole words need not wait.
   uint64_t t;
   uint64_t count;
   __asm__(
       "imull $-8, %k[len], %k[count]\n\t"
       "movq -8(%[p],%[len]), %[t]\n\t"
       "shrq %%cl, %[t]\n\t"
-      "addq %[t], %[acc]\n\t"
-      ".if %c[k] > 0\n\tadcq (%[p]), %[acc]\n\t.endif\n\t"
+      ".if %c[k] > 0\n\taddq (%[p]), %[acc]\n\t.endif\n\t"
       ".if %c[k] > 1\n\tadcq 8(%[p]), %[acc]\n\t.endif\n\t"
       ".if %c[k] > 2\n\tadcq 16(%[p]), %[acc]\n\t.endif\n\t"
       ".if %c[k] > 3\n\tadcq 24(%[p]), %[acc]\n\t.endif\n\t"
       ".if %c[k] > 4\n\tadcq 32(%[p]), %[acc]\n\t.endif\n\t"
       ".if %c[k] > 5\n\tadcq 40(%[p]), %[acc]\n\t.endif\n\t"
       ".if %c[k] > 6\n\tadcq 48(%[p]), %[acc]\n\t.endif\n\t"
+      ".if %c[k] > 0\n\tadcq %[t], %[acc]\n\t"
+      ".else\n\taddq %[t], %[acc]\n\t.endif\n\t"
       "adcq $0, %[acc]\n\t"
       "movq %[acc], %[t]\n\t"
       "rolq $32, %[t]\n\t"
@@ -374,7 +376,8 @@ IPSUM_KERNEL_INLINE uint16_t SumTinyShort(const uint8_t* p, size_t len,
 }
 
 // SumShortOr returns the SumFn result for data[0, len) and `initial`:
-// summed inline when len < kShortLimit, else `long_sum(p, len, initial)`.
+// summed inline when len < kLimit (kShortLimit, or one more to take 64
+// bytes into the last class), else `long_sum(p, len, initial)`.
 // The test for long inputs is part of the size-class tree, not a compare in
 // front of every short one. The tree is shaped for the taken branches as
 // much as for its depth: a taken branch ends a fetch group, and in a sum this
@@ -383,9 +386,10 @@ IPSUM_KERNEL_INLINE uint16_t SumTinyShort(const uint8_t* p, size_t len,
 // 33..40 (TCP/IPv4 and IPv6 headers) take one branch, 17..24 (IPv4 headers),
 // 25..32 and 57..63 two, 41..56 three; the long test comes last, since
 // moving it ahead slows the header sizes more than it speeds 64 bytes.
-template <typename LongSum>
+template <size_t kLimit = kShortLimit, typename LongSum>
 IPSUM_KERNEL_INLINE uint16_t SumShortOr(const uint8_t* p, size_t len,
                                         uint16_t initial, LongSum long_sum) {
+  static_assert(kLimit == kShortLimit || kLimit == kShortLimit + 1);
   const uint64_t acc = InitialNative(initial);
   if (len <= 16) [[likely]] {
     if (len > 8) [[likely]]
@@ -401,7 +405,7 @@ IPSUM_KERNEL_INLINE uint16_t SumShortOr(const uint8_t* p, size_t len,
       return SumWordsShort<3>(p, len, acc);
     return SumWordsShort<4>(p, len, acc);
   }
-  if (len < kShortLimit) {
+  if (len < kLimit) {
     if (len <= 48) [[unlikely]]
       return SumWordsShort<5>(p, len, acc);
     if (len <= 56) [[unlikely]]
