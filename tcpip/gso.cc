@@ -13,6 +13,7 @@
 #include "header/ipv6.h"
 #include "header/protocol.h"
 #include "header/tcp.h"
+#include "header/udp.h"
 
 namespace ipsum::tcpip {
 namespace {
@@ -160,25 +161,25 @@ EncodeError SendTCP(const Route& route, const TCPSegment& segment, uint16_t mss,
   return EncodeError::kOk;
 }
 
-EncodeError SegmentGsoPacket(PacketBuffer pkt, const LinkCapabilities& link,
-                             std::vector<PacketBuffer>& out) {
-  if (pkt.gso_type == GsoType::kNone || pkt.gso_size == 0) {
-    return EncodeError::kBadField;
-  }
-  Route route;
+namespace {
+
+// RouteFromHeaders fills `route` (and `ip_id`) from the link and network
+// headers of `pkt`, which must be IPv4 without options or IPv6 without
+// extension headers (`v4` says which), unfragmented, carrying `protocol`.
+bool RouteFromHeaders(const PacketBuffer& pkt, bool v4, uint8_t protocol,
+                      Route& route, uint16_t& ip_id) {
   std::span<const uint8_t> l = pkt.Header(Layer::kLink);
   if (!l.empty()) {
     header::Result<header::Ethernet> eth = header::Ethernet::Parse(l);
-    if (!eth.ok()) return EncodeError::kBadField;
+    if (!eth.ok()) return false;
     route.ethernet = eth->fields();
   }
   std::span<const uint8_t> n = pkt.Header(Layer::kNetwork);
-  TCPSegment s;
-  if (pkt.gso_type == GsoType::kTCPv4) {
+  if (v4) {
     header::Result<header::IPv4> ip = header::IPv4::ParsePrefix(n);
     if (!ip.ok() || ip->header_length() != header::IPv4::kMinSize ||
-        ip->IsFragment() || ip->protocol() != header::kProtocolTCP) {
-      return EncodeError::kBadField;
+        ip->IsFragment() || ip->protocol() != protocol) {
+      return false;
     }
     route.network = NetworkProtocol::kIPv4;
     route.source_v4 = ip->source();
@@ -186,12 +187,12 @@ EncodeError SegmentGsoPacket(PacketBuffer pkt, const LinkCapabilities& link,
     route.ttl = ip->ttl();
     route.tos = ip->tos();
     route.dont_fragment = ip->dont_fragment();
-    s.ip_id = ip->id();
+    ip_id = ip->id();
   } else {
     header::Result<header::IPv6> ip = header::IPv6::ParsePrefix(n);
     if (!ip.ok() || n.size() != header::IPv6::kSize ||
-        ip->next_header() != header::kProtocolTCP) {
-      return EncodeError::kBadField;
+        ip->next_header() != protocol) {
+      return false;
     }
     route.network = NetworkProtocol::kIPv6;
     route.source_v6 = ip->source();
@@ -199,6 +200,64 @@ EncodeError SegmentGsoPacket(PacketBuffer pkt, const LinkCapabilities& link,
     route.ttl = ip->hop_limit();
     route.tos = ip->traffic_class();
     route.flow_label = ip->flow_label();
+  }
+  return true;
+}
+
+// SegmentUDP cuts a USO packet's payload into gso_size-byte datagrams, each
+// encoded by EncodeUDP with the packet's ports and addresses, the IPv4
+// Identification counting up per datagram (Linux __udp_gso_segment).
+EncodeError SegmentUDP(PacketBuffer& pkt, const LinkCapabilities& link,
+                       std::vector<PacketBuffer>& out) {
+  Route route;
+  UDPDatagram d;
+  if (!RouteFromHeaders(pkt, pkt.gso_type == GsoType::kUDPv4,
+                        header::kProtocolUDP, route, d.ip_id)) {
+    return EncodeError::kBadField;
+  }
+  header::Result<header::UDP> udp =
+      header::UDP::ParsePrefix(pkt.Header(Layer::kTransport));
+  if (!udp.ok()) return EncodeError::kBadField;
+  d.source_port = udp->source_port();
+  d.destination_port = udp->destination_port();
+  buffer::Buffer payload = std::move(pkt.data());
+  if (payload.size() > kMaxSendSize) return EncodeError::kTooLarge;
+  const size_t mss = pkt.gso_size;
+  const size_t count =
+      payload.empty() ? 1 : (payload.size() + mss - 1) / mss;
+  const size_t first = out.size();
+  out.reserve(first + count);
+  const uint16_t id = d.ip_id;
+  for (size_t i = 0; i < count; ++i) {
+    std::optional<buffer::Buffer> rest =
+        payload.Split(std::min(mss, payload.size()));
+    PacketBuffer& seg = out.emplace_back(std::move(payload));
+    if (rest) payload = std::move(*rest);
+    d.ip_id = static_cast<uint16_t>(id + i);
+    const EncodeError e = EncodeUDP(route, d, link, seg);
+    if (e != EncodeError::kOk) {
+      out.erase(out.begin() + static_cast<ptrdiff_t>(first), out.end());
+      return e;
+    }
+  }
+  return EncodeError::kOk;
+}
+
+}  // namespace
+
+EncodeError SegmentGsoPacket(PacketBuffer pkt, const LinkCapabilities& link,
+                             std::vector<PacketBuffer>& out) {
+  if (pkt.gso_type == GsoType::kNone || pkt.gso_size == 0) {
+    return EncodeError::kBadField;
+  }
+  if (pkt.gso_type == GsoType::kUDPv4 || pkt.gso_type == GsoType::kUDPv6) {
+    return SegmentUDP(pkt, link, out);
+  }
+  Route route;
+  TCPSegment s;
+  if (!RouteFromHeaders(pkt, pkt.gso_type == GsoType::kTCPv4,
+                        header::kProtocolTCP, route, s.ip_id)) {
+    return EncodeError::kBadField;
   }
   header::Result<header::TCP> tcp =
       header::TCP::Parse(pkt.Header(Layer::kTransport));

@@ -58,16 +58,20 @@ EncodeError SendTCP(const Route& route, const TCPSegment& segment, uint16_t mss,
                     const LinkCapabilities& link, buffer::Buffer payload,
                     std::vector<PacketBuffer>& out);
 
-// SegmentGsoPacket segments a packet carrying GSO metadata (from SendTCP)
-// into gso_size-byte segments, as a TSO NIC does, reading the fields back
-// from its headers; `link` chooses the segments' checksum form (a NIC
-// completes them: pass a link without tx_checksum_offload). The TCP
-// options are parsed and encoded again (header::EncodeTCPOptions), so
-// options SendTCP wrote come out byte for byte, and unknown kinds are
-// dropped. Errors
-// (nothing appended): kBadField when the packet has no GSO metadata or
-// headers SegmentTCP cannot reproduce (IPv4 options, IPv6 extension
-// headers, fragments), or a SegmentTCP error.
+// SegmentGsoPacket segments a packet carrying GSO metadata (from SendTCP,
+// or a TSO/USO frame from a link) into gso_size-byte segments, as a TSO or
+// USO NIC does, reading the fields back from its headers (which must be
+// in the header area, by layer); `link` chooses the segments' checksum
+// form (a NIC completes them: pass a link without tx_checksum_offload).
+// TCP: the options are parsed and encoded again (header::EncodeTCPOptions),
+// so options SendTCP wrote come out byte for byte, and unknown kinds are
+// dropped. UDP (kUDPv4/kUDPv6): each piece becomes a datagram with the
+// packet's ports, its own length and checksum, and (IPv4) Identification
+// counting up from the packet's. Errors (nothing appended): kBadField when
+// the packet has no GSO metadata or headers the encoders cannot reproduce
+// (IPv4 options, IPv6 extension headers, fragments, another protocol than
+// the GSO type's), kTooLarge for a payload over kMaxSendSize, or an
+// encoder's error.
 EncodeError SegmentGsoPacket(PacketBuffer pkt, const LinkCapabilities& link,
                              std::vector<PacketBuffer>& out);
 

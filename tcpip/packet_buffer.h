@@ -87,10 +87,15 @@ enum class ChecksumStatus : uint8_t {
 };
 
 // GsoType says what segmentation a packet still needs (Linux SKB_GSO_*).
+// kUDPv4 and kUDPv6 are UDP segmentation (USO, SKB_GSO_UDP_L4): each
+// gso_size-byte piece of the payload becomes a datagram of its own, not an
+// IP fragment.
 enum class GsoType : uint8_t {
   kNone = 0,
   kTCPv4,
   kTCPv6,
+  kUDPv4,
+  kUDPv6,
 };
 
 // LinkCapabilities is what a link's NIC does for the stack (Linux's
@@ -290,8 +295,8 @@ class PacketBuffer {
   uint16_t csum_offset = 0;
   uint16_t csum = 0;
 
-  // gso_type and gso_size ask for segmentation: the NIC (TSO) or software
-  // GSO cuts the payload into gso_size-byte (MSS) segments.
+  // gso_type and gso_size ask for segmentation: the NIC (TSO, USO) or
+  // software GSO cuts the payload into gso_size-byte (MSS) segments.
   GsoType gso_type = GsoType::kNone;
   uint16_t gso_size = 0;
 

@@ -1,0 +1,552 @@
+// Copyright 2026 The ipsum Authors. SPDX-License-Identifier: Apache-2.0
+
+#include "tcpip/link/endpoint.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <linux/if.h>
+#include <linux/if_tun.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <bit>
+#include <cctype>
+#include <cstring>
+#include <string>
+#include <utility>
+
+#include "absl/container/inlined_vector.h"
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+#include "tcpip/gso.h"
+#include "tcpip/link/internal/vnet.h"
+#include "tcpip/transmit.h"
+
+namespace ipsum::tcpip::link {
+namespace {
+
+// kMinMtu is IPv4's minimum (RFC 791); the kernel refuses less for tun.
+constexpr size_t kMinMtu = 68;
+
+// kLinkSlack is the room a read's first chunk keeps past the MTU: an
+// Ethernet header with two VLAN tags.
+constexpr size_t kLinkSlack = 22;
+
+absl::Status Errno(absl::StatusCode code, const std::string& what, int err) {
+  return absl::Status(code, absl::StrCat(what, ": ", std::strerror(err)));
+}
+
+bool ValidName(const std::string& name) {
+  if (name.size() >= IFNAMSIZ || name == "." || name == "..") return false;
+  for (char c : name) {
+    if (c == '/' || c == ':' || std::isspace(static_cast<unsigned char>(c)) ||
+        c == '\0') {
+      return false;
+    }
+  }
+  return true;
+}
+
+// Negotiate asks the kernel for `request`'s offloads and returns what it
+// accepted; USO is tried on its own, as kernels before 6.2 refuse it.
+absl::StatusOr<Offloads> Negotiate(int fd, const std::string& name,
+                                   const Offloads& request) {
+  using namespace internal;  // NOLINT: the wire constants.
+  Offloads got;
+  unsigned bits = 0;
+  if (request.csum) {
+    bits |= kTunCsum;
+    got.csum = true;
+    if (request.tso4) bits |= kTunTso4, got.tso4 = true;
+    if (request.tso6) bits |= kTunTso6, got.tso6 = true;
+    if (request.uso4 && request.uso6 &&
+        ioctl(fd, TUNSETOFFLOAD, bits | kTunUso4 | kTunUso6) == 0) {
+      got.uso4 = got.uso6 = true;
+      return got;
+    }
+  }
+  if (ioctl(fd, TUNSETOFFLOAD, bits) != 0) {
+    return Errno(absl::StatusCode::kInternal,
+                 absl::StrCat("TUNSETOFFLOAD on ", name), errno);
+  }
+  return got;
+}
+
+// ConfigureInterface sets the MTU and, if asked, IFF_UP, through a socket
+// of the calling thread's network namespace.
+absl::Status ConfigureInterface(const std::string& name, size_t mtu,
+                                bool up) {
+  int s = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+  if (s < 0) s = socket(AF_INET6, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+  if (s < 0) {
+    return Errno(absl::StatusCode::kInternal, "socket for interface ioctls",
+                 errno);
+  }
+  struct ifreq ifr = {};
+  std::memcpy(ifr.ifr_name, name.data(), name.size());
+  absl::Status status;
+  ifr.ifr_mtu = static_cast<int>(mtu);
+  if (ioctl(s, SIOCSIFMTU, &ifr) != 0) {
+    status = Errno(errno == EINVAL ? absl::StatusCode::kInvalidArgument
+                                   : absl::StatusCode::kInternal,
+                   absl::StrCat("setting MTU ", mtu, " on ", name), errno);
+  } else if (up) {
+    if (ioctl(s, SIOCGIFFLAGS, &ifr) != 0) {
+      status = Errno(absl::StatusCode::kInternal,
+                     absl::StrCat("SIOCGIFFLAGS on ", name), errno);
+    } else {
+      ifr.ifr_flags |= IFF_UP;
+      if (ioctl(s, SIOCSIFFLAGS, &ifr) != 0) {
+        status = Errno(absl::StatusCode::kInternal,
+                       absl::StrCat("bringing ", name, " up"), errno);
+      }
+    }
+  }
+  close(s);
+  return status;
+}
+
+// NeedsSoftwareGso reports whether `pkt`, a GSO packet, must be segmented
+// before the device takes it.
+bool NeedsSoftwareGso(const PacketBuffer& pkt, const Offloads& o) {
+  if (!o.csum || pkt.checksum_status != ChecksumStatus::kPartial) return true;
+  switch (pkt.gso_type) {
+    case GsoType::kNone:
+      return false;
+    case GsoType::kTCPv4:
+      return !o.tso4;
+    case GsoType::kTCPv6:
+      return !o.tso6;
+    case GsoType::kUDPv4:
+      return !o.uso4;
+    case GsoType::kUDPv6:
+      return !o.uso6;
+  }
+  return true;
+}
+
+// WithLayers returns `pkt` with its link, network and transport headers in
+// the header area, as SegmentGsoPacket reads them: as it is when they are
+// there, else rebuilt from its bytes (the headers copied, the payload's
+// views shared). nullopt when the bytes are no TCP/UDP packet.
+std::optional<PacketBuffer> WithLayers(PacketBuffer&& pkt, DeviceMode mode) {
+  if (!pkt.Header(Layer::kNetwork).empty() &&
+      !pkt.Header(Layer::kTransport).empty() &&
+      (mode == DeviceMode::kTun || !pkt.Header(Layer::kLink).empty())) {
+    return std::move(pkt);
+  }
+  buffer::Buffer bytes = pkt.ToBuffer();
+  const std::optional<internal::FrameLayout> l =
+      internal::ParseFrameLayout(bytes, mode);
+  if (!l.has_value()) return std::nullopt;
+  PacketBuffer out = PacketBuffer::FromFrame(std::move(bytes));
+  if (l->link_length != 0 &&
+      !out.Consume(Layer::kLink, l->link_length).has_value()) {
+    return std::nullopt;
+  }
+  if (!out.Consume(Layer::kNetwork, l->network_length).has_value() ||
+      !out.Consume(Layer::kTransport, l->transport_length).has_value()) {
+    return std::nullopt;
+  }
+  // Bytes past the IP datagram (Ethernet padding) are no payload.
+  const size_t payload = l->transport_end - l->transport_offset -
+                         l->transport_length;
+  if (out.data().size() > payload) out.data().Truncate(payload);
+  out.network_protocol = l->network;
+  out.transport_protocol = l->transport;
+  out.checksum_status = pkt.checksum_status;
+  out.csum_start = pkt.csum_start;
+  out.csum_offset = pkt.csum_offset;
+  out.gso_type = pkt.gso_type;
+  out.gso_size = pkt.gso_size;
+  return out;
+}
+
+}  // namespace
+
+std::string_view ToString(DeviceMode mode) {
+  return mode == DeviceMode::kTap ? "tap" : "tun";
+}
+
+std::string ToString(const Offloads& o) {
+  std::string s;
+  auto add = [&s](bool on, const char* name) {
+    if (!on) return;
+    if (!s.empty()) s += ',';
+    s += name;
+  };
+  add(o.csum, "csum");
+  add(o.tso4, "tso4");
+  add(o.tso6, "tso6");
+  add(o.uso4, "uso4");
+  add(o.uso6, "uso6");
+  return s.empty() ? "none" : s;
+}
+
+std::string_view ToString(DropReason r) {
+  switch (r) {
+    case DropReason::kNone:
+      return "none";
+    case DropReason::kRxShortRead:
+      return "rx_short_read";
+    case DropReason::kRxFlags:
+      return "rx_flags";
+    case DropReason::kRxCsumStart:
+      return "rx_csum_start";
+    case DropReason::kRxCsumOffset:
+      return "rx_csum_offset";
+    case DropReason::kRxGsoType:
+      return "rx_gso_type";
+    case DropReason::kRxGsoEcn:
+      return "rx_gso_ecn";
+    case DropReason::kRxGsoSize:
+      return "rx_gso_size";
+    case DropReason::kRxGsoNoCsum:
+      return "rx_gso_no_csum";
+    case DropReason::kRxHdrLen:
+      return "rx_hdr_len";
+    case DropReason::kRxGsoMismatch:
+      return "rx_gso_mismatch";
+    case DropReason::kRxReadError:
+      return "rx_read_error";
+    case DropReason::kTxQueueFull:
+      return "tx_queue_full";
+    case DropReason::kTxBadPacket:
+      return "tx_bad_packet";
+    case DropReason::kTxSegment:
+      return "tx_segment";
+    case DropReason::kTxWriteError:
+      return "tx_write_error";
+  }
+  return "unknown";
+}
+
+uint64_t EndpointCounters::total_dropped() const {
+  uint64_t n = 0;
+  for (uint64_t d : drops) n += d;
+  return n;
+}
+
+std::string EndpointCounters::ToString() const {
+  std::string s = absl::StrCat(
+      "rx_frames=", rx_frames, " rx_bytes=", rx_bytes,
+      " rx_partial=", rx_partial, " rx_gso=", rx_gso, " tx_frames=", tx_frames,
+      " tx_bytes=", tx_bytes, " tx_gso=", tx_gso,
+      " tx_csum_resolved=", tx_csum_resolved, " tx_segmented=", tx_segmented,
+      " dropped=", total_dropped());
+  for (size_t i = 1; i < kNumDropReasons; ++i) {
+    if (drops[i] == 0) continue;
+    absl::StrAppend(&s, " drop_",
+                    std::string(link::ToString(static_cast<DropReason>(i))),
+                    "=", drops[i]);
+  }
+  return s;
+}
+
+absl::StatusOr<std::unique_ptr<Endpoint>> Endpoint::Open(
+    const EndpointOptions& options) {
+  const std::string dev = absl::StrCat(std::string(ToString(options.mode)), " device '",
+                                       options.name, "'");
+  if (!ValidName(options.name)) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "bad interface name '", options.name,
+        "': at most 15 bytes, no '/', ':' or whitespace"));
+  }
+  if (options.mtu < kMinMtu || options.mtu > 65535) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "bad MTU ", options.mtu, " for ", dev, ": 68..65535"));
+  }
+  if (options.tx_queue_limit == 0 || options.rx_burst == 0) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("tx_queue_limit and rx_burst must be positive for ", dev));
+  }
+  const int fd = open("/dev/net/tun", O_RDWR | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) {
+    const int err = errno;
+    if (err == ENOENT || err == ENODEV || err == ENXIO) {
+      return Errno(absl::StatusCode::kNotFound,
+                   "no /dev/net/tun (load the tun module, mknod c 10 200)",
+                   err);
+    }
+    if (err == EACCES || err == EPERM) {
+      return Errno(absl::StatusCode::kPermissionDenied,
+                   "opening /dev/net/tun needs CAP_NET_ADMIN", err);
+    }
+    return Errno(absl::StatusCode::kInternal, "opening /dev/net/tun", err);
+  }
+  // From here every return closes fd: the Endpoint owns it once made.
+  std::unique_ptr<Endpoint> ep(new Endpoint(fd, options, Offloads{}));
+
+  struct ifreq ifr = {};
+  std::memcpy(ifr.ifr_name, options.name.data(), options.name.size());
+  ifr.ifr_flags = static_cast<short>(
+      (options.mode == DeviceMode::kTap ? IFF_TAP : IFF_TUN) | IFF_NO_PI |
+      IFF_VNET_HDR);
+  if (ioctl(fd, TUNSETIFF, &ifr) != 0) {
+    const int err = errno;
+    switch (err) {
+      case EPERM:
+      case EACCES:
+        return Errno(absl::StatusCode::kPermissionDenied,
+                     absl::StrCat("creating ", dev, " needs CAP_NET_ADMIN"),
+                     err);
+      case EBUSY:
+        return Errno(absl::StatusCode::kAlreadyExists,
+                     absl::StrCat(dev, " is in use"), err);
+      case EINVAL:
+        return Errno(absl::StatusCode::kAlreadyExists,
+                     absl::StrCat(dev, " exists with other flags or kind"),
+                     err);
+      default:
+        return Errno(absl::StatusCode::kInternal,
+                     absl::StrCat("TUNSETIFF for ", dev), err);
+    }
+  }
+  ep->options_.name.assign(ifr.ifr_name, strnlen(ifr.ifr_name, IFNAMSIZ));
+  const std::string& name = ep->options_.name;
+
+  int hdr_size = static_cast<int>(kVnetHeaderSize);
+  if (ioctl(fd, TUNSETVNETHDRSZ, &hdr_size) != 0) {
+    return Errno(absl::StatusCode::kInternal,
+                 absl::StrCat("TUNSETVNETHDRSZ 12 on ", name), errno);
+  }
+  // virtio 1.0 headers are little-endian; a big-endian host must say so.
+  int le = 1;
+  if (ioctl(fd, TUNSETVNETLE, &le) != 0 &&
+      std::endian::native == std::endian::big) {
+    return Errno(absl::StatusCode::kInternal,
+                 absl::StrCat("TUNSETVNETLE on ", name), errno);
+  }
+  absl::StatusOr<Offloads> offloads = Negotiate(fd, name, options.request);
+  if (!offloads.ok()) return offloads.status();
+  ep->offloads_ = *offloads;
+  absl::Status s = ConfigureInterface(name, options.mtu, options.bring_up);
+  if (!s.ok()) return s;
+  return ep;
+}
+
+Endpoint::Endpoint(int fd, const EndpointOptions& options,
+                   const Offloads& offloads)
+    : fd_(fd), options_(options), offloads_(offloads) {}
+
+Endpoint::~Endpoint() {
+  if (fd_ >= 0) close(fd_);
+}
+
+LinkCapabilities Endpoint::capabilities() const {
+  LinkCapabilities c;
+  c.tx_checksum_offload = offloads_.csum;
+  c.tso_max_size = offloads_.csum && (offloads_.tso4 || offloads_.tso6)
+                       ? 65535
+                       : 0;
+  c.rx_checksum = ChecksumStatus::kNone;
+  c.mtu = static_cast<uint32_t>(options_.mtu);
+  return c;
+}
+
+size_t Endpoint::ReadBurst(std::vector<PacketBuffer>& out, size_t max) {
+  if (max == 0) max = options_.rx_burst;
+  const size_t first = options_.mtu + kLinkSlack;
+  const size_t second = kMaxFrameSize > first ? kMaxFrameSize - first : 0;
+  size_t delivered = 0;
+  // Each turn reads one frame or stops; EINTR retries are bounded too.
+  for (size_t turn = 0; delivered < max && turn < 2 * max + 8; ++turn) {
+    buffer::View head = buffer::View::Allocate(first);
+    if (second != 0 && spill_.empty()) spill_ = buffer::View::Allocate(second);
+    std::array<uint8_t, kVnetHeaderSize> vh;
+    const std::span<uint8_t> h = head.MutableSpan();
+    std::array<iovec, 3> iov = {{
+        {vh.data(), vh.size()},
+        {h.data(), h.size()},
+        {nullptr, 0},
+    }};
+    int count = 2;
+    if (second != 0) {
+      const std::span<uint8_t> s = spill_.MutableSpan();
+      iov[2] = {s.data(), s.size()};
+      count = 3;
+    }
+    const ssize_t n = readv(fd_, iov.data(), count);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      if (errno != EAGAIN && errno != EWOULDBLOCK) {
+        CountDrop(DropReason::kRxReadError);
+      }
+      break;
+    }
+    if (static_cast<size_t>(n) <= kVnetHeaderSize) {
+      CountDrop(DropReason::kRxShortRead);
+      continue;
+    }
+    const size_t m = static_cast<size_t>(n) - kVnetHeaderSize;
+    buffer::Buffer frame;
+    if (m <= head.size()) {
+      head.Truncate(m);
+      frame.Append(std::move(head));
+    } else {
+      spill_.Truncate(m - head.size());
+      frame.Append(std::move(head));
+      frame.Append(std::move(spill_));
+      spill_ = buffer::View();
+    }
+    PacketBuffer pkt;
+    const DropReason r =
+        DecodeVnetFrame(vh, std::move(frame), options_.mode, pkt);
+    if (r != DropReason::kNone) {
+      CountDrop(r);
+      continue;
+    }
+    ++counters_.rx_frames;
+    counters_.rx_bytes += m;
+    if (pkt.checksum_status == ChecksumStatus::kPartial) ++counters_.rx_partial;
+    if (pkt.gso_type != GsoType::kNone) ++counters_.rx_gso;
+    out.push_back(std::move(pkt));
+    ++delivered;
+  }
+  return delivered;
+}
+
+bool Endpoint::Send(PacketBuffer&& pkt) {
+  if (tx_queue_.size() >= options_.tx_queue_limit) {
+    CountDrop(DropReason::kTxQueueFull);
+    PacketBuffer dropped(std::move(pkt));
+    return false;
+  }
+  tx_queue_.push_back(std::move(pkt));
+  return true;
+}
+
+bool Endpoint::Prepare(PacketBuffer& pkt) {
+  const size_t size = pkt.size();
+  if (size == 0) {
+    CountDrop(DropReason::kTxBadPacket);
+    return false;
+  }
+  if (pkt.checksum_status == ChecksumStatus::kPartial &&
+      (pkt.csum_start >= size ||
+       size_t{pkt.csum_start} + pkt.csum_offset + 2 > size)) {
+    CountDrop(DropReason::kTxBadPacket);
+    return false;
+  }
+  if (pkt.gso_type != GsoType::kNone) {
+    if (pkt.gso_size == 0) {
+      CountDrop(DropReason::kTxBadPacket);
+      return false;
+    }
+    if (NeedsSoftwareGso(pkt, offloads_)) {
+      std::optional<PacketBuffer> layered =
+          WithLayers(std::move(pkt), options_.mode);
+      if (!layered.has_value()) {
+        CountDrop(DropReason::kTxBadPacket);
+        return false;
+      }
+      LinkCapabilities link;
+      link.tx_checksum_offload = offloads_.csum;
+      std::vector<PacketBuffer> segments;
+      if (SegmentGsoPacket(std::move(*layered), link, segments) !=
+          EncodeError::kOk) {
+        CountDrop(DropReason::kTxSegment);
+        return false;
+      }
+      ++counters_.tx_segmented;
+      for (PacketBuffer& s : segments) tx_segments_.push_back(std::move(s));
+      return false;
+    }
+  } else if (pkt.checksum_status == ChecksumStatus::kPartial &&
+             !offloads_.csum) {
+    // A UDP sum of 0 goes out as 0xffff: the resolve must know it is UDP.
+    if (pkt.transport_protocol == TransportProtocol::kNone) {
+      const std::optional<internal::FrameLayout> l =
+          internal::ParseFrameLayout(pkt.ToBuffer(), options_.mode);
+      if (l.has_value()) pkt.transport_protocol = l->transport;
+    }
+    if (!ResolvePartialChecksum(pkt)) {
+      CountDrop(DropReason::kTxBadPacket);
+      return false;
+    }
+    ++counters_.tx_csum_resolved;
+  }
+  if (size > kMaxFrameSize) {
+    CountDrop(DropReason::kTxBadPacket);
+    return false;
+  }
+  return true;
+}
+
+int Endpoint::Write(const PacketBuffer& pkt) {
+  std::array<uint8_t, kVnetHeaderSize> vh;
+  EncodeVnetHeader(pkt, vh);
+  const std::span<const uint8_t> headers = pkt.headers();
+  const size_t views = pkt.data().view_count();
+  std::vector<uint8_t> flat;
+  absl::InlinedVector<iovec, 8> iov;
+  iov.push_back({vh.data(), vh.size()});
+  if (views + 2 > IOV_MAX) {
+    // More pieces than one writev takes: the only copying path.
+    flat = pkt.Flatten();
+    iov.push_back({flat.data(), flat.size()});
+  } else {
+    if (!headers.empty()) {
+      iov.push_back({const_cast<uint8_t*>(headers.data()), headers.size()});
+    }
+    for (const buffer::View& v : pkt.data()) {
+      iov.push_back({const_cast<uint8_t*>(v.data()), v.size()});
+    }
+  }
+  for (int attempt = 0; attempt < 4; ++attempt) {
+    const ssize_t n = writev(fd_, iov.data(), static_cast<int>(iov.size()));
+    if (n >= 0) {
+      ++counters_.tx_frames;
+      counters_.tx_bytes += pkt.size();
+      if (pkt.gso_type != GsoType::kNone) ++counters_.tx_gso;
+      return 1;
+    }
+    if (errno == EINTR) continue;
+    if (errno == EAGAIN || errno == EWOULDBLOCK) return 0;
+    break;
+  }
+  CountDrop(DropReason::kTxWriteError);
+  return -1;
+}
+
+FlushResult Endpoint::Flush() {
+  FlushResult r;
+  // Every turn writes, drops or expands one packet, or returns: bounded by
+  // the queue and the segments it expands to.
+  while (true) {
+    std::deque<PacketBuffer>* q;
+    if (!tx_segments_.empty()) {
+      q = &tx_segments_;
+    } else if (!tx_queue_.empty()) {
+      q = &tx_queue_;
+      PacketBuffer& front = tx_queue_.front();
+      const size_t before = tx_segments_.size();
+      if (!Prepare(front)) {
+        // Dropped, or expanded into tx_segments_.
+        if (tx_segments_.size() == before) ++r.dropped;
+        tx_queue_.pop_front();
+        continue;
+      }
+    } else {
+      break;
+    }
+    const int w = Write(q->front());
+    if (w == 0) {
+      r.blocked = true;
+      break;
+    }
+    q->pop_front();
+    if (w > 0) {
+      ++r.written;
+    } else {
+      ++r.dropped;
+    }
+  }
+  return r;
+}
+
+}  // namespace ipsum::tcpip::link
