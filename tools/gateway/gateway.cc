@@ -591,7 +591,8 @@ bool Gateway::Verify(size_t ingress, PacketBuffer& pkt, Verified& v) {
     return false;
   }
   // Offload metadata is input: a partial checksum must name a field of
-  // the transport, a GSO packet must be TCP of its family with one.
+  // the transport, a GSO packet must be TCP or UDP of the type's family,
+  // with a partial checksum.
   if (pkt.checksum_status == ChecksumStatus::kPartial &&
       (pkt.csum_start < pkt.HeaderOffset(Layer::kNetwork) + network_length ||
        size_t{pkt.csum_start} + pkt.csum_offset + 2 > pkt.size())) {
@@ -599,10 +600,14 @@ bool Gateway::Verify(size_t ingress, PacketBuffer& pkt, Verified& v) {
     return false;
   }
   if (pkt.gso_type != GsoType::kNone) {
-    const GsoType want = v.network == NetworkProtocol::kIPv4 ? GsoType::kTCPv4
-                                                             : GsoType::kTCPv6;
-    if (pkt.gso_type != want || pkt.gso_size == 0 ||
-        v.protocol != header::kProtocolTCP || v.fragment ||
+    const bool v4 = v.network == NetworkProtocol::kIPv4;
+    GsoType want = GsoType::kNone;
+    if (v.protocol == header::kProtocolTCP) {
+      want = v4 ? GsoType::kTCPv4 : GsoType::kTCPv6;
+    } else if (v.protocol == header::kProtocolUDP) {
+      want = v4 ? GsoType::kUDPv4 : GsoType::kUDPv6;
+    }
+    if (pkt.gso_type != want || pkt.gso_size == 0 || v.fragment ||
         pkt.checksum_status != ChecksumStatus::kPartial) {
       CountDrop(Drop::kBadOffloadMetadata);
       return false;
