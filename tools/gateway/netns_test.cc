@@ -507,5 +507,247 @@ TEST_F(NetnsTest, KernelTcpInEveryOffloadCombination) {
   }
 }
 
+// UDP both ways at sizes across 0..65507 (IP fragments beyond the MTU,
+// which the gateway forwards as they are): B echoes each datagram, A
+// compares it byte for byte.
+TEST_F(NetnsTest, KernelUdpAllSizesBothWays) {
+  ASSERT_NO_FATAL_FAILURE(StartGateway("csum+tso4+tso6", "csum+tso4+tso6"));
+  const Snmp a0 = ReadSnmp(a_), b0 = ReadSnmp(b_);
+  const std::vector<size_t> sizes = {0,    1,    2,     3,     7,     8,
+                                     64,   1000, 1232,  1452,  1453,  1472,
+                                     1473, 1480, 3000,  8192,  9000,  16385,
+                                     32768, 50001, 65000, 65507};
+  for (bool v4 : {true, false}) {
+    SCOPED_TRACE(v4 ? "IPv4" : "IPv6");
+    const uint16_t port = v4 ? 6001 : 6002;
+    std::atomic<bool> bound{false};
+    std::thread echo = b_.InThread([&] {
+      const int fd = socket(v4 ? AF_INET : AF_INET6, SOCK_DGRAM, 0);
+      socklen_t len;
+      sockaddr_storage sa = Address(v4, v4 ? "10.2.0.2" : "fd02::2", port, len);
+      bind(fd, reinterpret_cast<sockaddr*>(&sa), len);
+      bound = true;
+      SetTimeouts(fd, 5);
+      std::vector<uint8_t> buf(65536);
+      for (size_t i = 0; i < sizes.size(); ++i) {
+        sockaddr_storage from{};
+        socklen_t from_len = sizeof(from);
+        const ssize_t n = recvfrom(fd, buf.data(), buf.size(), 0,
+                                   reinterpret_cast<sockaddr*>(&from),
+                                   &from_len);
+        if (n < 0) break;
+        sendto(fd, buf.data(), n, 0, reinterpret_cast<sockaddr*>(&from),
+               from_len);
+      }
+      close(fd);
+    });
+    std::thread client = a_.InThread([&] {
+      for (int i = 0; i < 500 && !bound; ++i) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+      }
+      const int fd = socket(v4 ? AF_INET : AF_INET6, SOCK_DGRAM, 0);
+      SetTimeouts(fd, 5);
+      socklen_t len;
+      sockaddr_storage sa = Address(v4, v4 ? "10.2.0.2" : "fd02::2", port, len);
+      connect(fd, reinterpret_cast<sockaddr*>(&sa), len);
+      std::vector<uint8_t> out(65507), in(65536);
+      for (size_t size : sizes) {
+        Stream(size + 1).Fill(out.data(), size);
+        ASSERT_EQ(send(fd, out.data(), size, 0), static_cast<ssize_t>(size))
+            << size << ": " << std::strerror(errno);
+        const ssize_t n = recv(fd, in.data(), in.size(), 0);
+        ASSERT_EQ(n, static_cast<ssize_t>(size)) << "size " << size;
+        EXPECT_EQ(std::memcmp(in.data(), out.data(), size), 0) << size;
+      }
+      close(fd);
+    });
+    client.join();
+    echo.join();
+  }
+  ExpectErrorCountersUnchanged(a0, ReadSnmp(a_), "A");
+  ExpectErrorCountersUnchanged(b0, ReadSnmp(b_), "B");
+}
+
+// TTL / Hop Limit 1: the sender's kernel receives the gateway's Time
+// Exceeded (an IP_RECVERR socket sees it, from the gateway's address) and
+// counts no ICMP error for it.
+TEST_F(NetnsTest, TtlOneGetsTimeExceededAcceptedBySender) {
+  ASSERT_NO_FATAL_FAILURE(StartGateway("csum", "csum"));
+  const Snmp a0 = ReadSnmp(a_);
+  for (bool v4 : {true, false}) {
+    SCOPED_TRACE(v4 ? "IPv4" : "IPv6");
+    std::thread t = a_.InThread([&] {
+      const int fd = socket(v4 ? AF_INET : AF_INET6, SOCK_DGRAM, 0);
+      const int one = 1;
+      if (v4) {
+        setsockopt(fd, IPPROTO_IP, IP_TTL, &one, sizeof(one));
+        setsockopt(fd, IPPROTO_IP, IP_RECVERR, &one, sizeof(one));
+      } else {
+        setsockopt(fd, IPPROTO_IPV6, IPV6_UNICAST_HOPS, &one, sizeof(one));
+        setsockopt(fd, IPPROTO_IPV6, IPV6_RECVERR, &one, sizeof(one));
+      }
+      socklen_t len;
+      sockaddr_storage sa =
+          Address(v4, v4 ? "10.2.0.2" : "fd02::2", 33434, len);
+      connect(fd, reinterpret_cast<sockaddr*>(&sa), len);
+      char payload[32] = "traceroute";
+      ASSERT_EQ(send(fd, payload, sizeof(payload), 0), 32);
+      pollfd p{fd, POLLERR, 0};
+      ASSERT_EQ(poll(&p, 1, 5000), 1) << "no error queued";
+      char control[512];
+      char data[64];
+      iovec iov{data, sizeof(data)};
+      sockaddr_storage from{};
+      msghdr m{};
+      m.msg_name = &from;
+      m.msg_namelen = sizeof(from);
+      m.msg_iov = &iov;
+      m.msg_iovlen = 1;
+      m.msg_control = control;
+      m.msg_controllen = sizeof(control);
+      ASSERT_GE(recvmsg(fd, &m, MSG_ERRQUEUE), 0) << std::strerror(errno);
+      const sock_extended_err* e = nullptr;
+      for (cmsghdr* c = CMSG_FIRSTHDR(&m); c; c = CMSG_NXTHDR(&m, c)) {
+        if ((c->cmsg_level == IPPROTO_IP && c->cmsg_type == IP_RECVERR) ||
+            (c->cmsg_level == IPPROTO_IPV6 && c->cmsg_type == IPV6_RECVERR)) {
+          e = reinterpret_cast<const sock_extended_err*>(CMSG_DATA(c));
+        }
+      }
+      ASSERT_NE(e, nullptr);
+      EXPECT_EQ(e->ee_origin, v4 ? SO_EE_ORIGIN_ICMP : SO_EE_ORIGIN_ICMP6);
+      EXPECT_EQ(e->ee_type, v4 ? ICMP_TIME_EXCEEDED : ICMP6_TIME_EXCEEDED);
+      EXPECT_EQ(e->ee_code, 0);
+      const sockaddr* offender = SO_EE_OFFENDER(e);
+      char text[INET6_ADDRSTRLEN] = {};
+      if (v4) {
+        inet_ntop(AF_INET,
+                  &reinterpret_cast<const sockaddr_in*>(offender)->sin_addr,
+                  text, sizeof(text));
+        EXPECT_STREQ(text, "10.1.0.1");
+      } else {
+        inet_ntop(AF_INET6,
+                  &reinterpret_cast<const sockaddr_in6*>(offender)->sin6_addr,
+                  text, sizeof(text));
+        EXPECT_STREQ(text, "fd01::1");
+      }
+      close(fd);
+    });
+    t.join();
+  }
+  const Snmp a1 = ReadSnmp(a_);
+  ExpectErrorCountersUnchanged(a0, a1, "A");
+  EXPECT_GE(Delta(a0, a1, "Icmp.InTimeExcds"), 1);
+  EXPECT_GE(Delta(a0, a1, "Icmp6InTimeExcds"), 1);
+  auto c = gateway_.Stop();
+  EXPECT_EQ(c["icmp_time_exceeded"], 2);
+  EXPECT_EQ(c["drop_TTL_exceeded"], 2);
+}
+
+// Ping sends one echo request from A to `to` on a raw socket and waits for
+// the reply with its identifier and sequence.
+bool Ping(const Namespace& ns, bool v4, const char* to, uint16_t ident) {
+  bool ok = false;
+  std::thread t = ns.InThread([&] {
+    const int fd = v4 ? socket(AF_INET, SOCK_RAW, IPPROTO_ICMP)
+                      : socket(AF_INET6, SOCK_RAW, IPPROTO_ICMPV6);
+    if (fd < 0) {
+      ADD_FAILURE() << "raw socket: " << std::strerror(errno);
+      return;
+    }
+    uint8_t msg[64] = {};
+    msg[0] = v4 ? ICMP_ECHO : ICMP6_ECHO_REQUEST;
+    msg[4] = static_cast<uint8_t>(ident >> 8);
+    msg[5] = static_cast<uint8_t>(ident);
+    msg[7] = 1;
+    for (size_t i = 8; i < sizeof(msg); ++i) msg[i] = static_cast<uint8_t>(i);
+    if (v4) {
+      const uint16_t sum = ~checksum::Checksum(msg, sizeof(msg));
+      msg[2] = static_cast<uint8_t>(sum >> 8);
+      msg[3] = static_cast<uint8_t>(sum);
+    }  // The kernel sums ICMPv6 raw sockets' messages itself.
+    socklen_t len;
+    sockaddr_storage sa = Address(v4, to, 0, len);
+    sendto(fd, msg, sizeof(msg), 0, reinterpret_cast<sockaddr*>(&sa), len);
+    uint8_t buf[2048];
+    const auto deadline =
+        std::chrono::steady_clock::now() + std::chrono::seconds(5);
+    while (!ok && std::chrono::steady_clock::now() < deadline) {
+      pollfd p{fd, POLLIN, 0};
+      if (poll(&p, 1, 500) != 1) continue;
+      const ssize_t n = recv(fd, buf, sizeof(buf), 0);
+      // IPv4 raw sockets see the IP header; IPv6 ones do not.
+      const size_t h = v4 ? (buf[0] & 0xfu) * 4 : 0;
+      if (n < static_cast<ssize_t>(h + 8)) continue;
+      const uint8_t* icmp = buf + h;
+      ok = icmp[0] == (v4 ? ICMP_ECHOREPLY : ICMP6_ECHO_REPLY) &&
+           icmp[4] == (ident >> 8) && icmp[5] == (ident & 0xff) &&
+           icmp[7] == 1 && static_cast<size_t>(n) - h == sizeof(msg);
+    }
+    close(fd);
+  });
+  t.join();
+  return ok;
+}
+
+// Source NAT: B, which has no route back to A's prefix, sees A's
+// connections from the gateway's outside address and, port preserved,
+// from A's port; a ping from A through the NAT gets its reply; partial
+// checksums (the kernel's CHECKSUM_PARTIAL) are rewritten without a
+// complement, full ones incrementally, and neither kernel counts an error.
+TEST_F(NetnsTest, SourceNatTcpUdpAndPing) {
+  ASSERT_NO_FATAL_FAILURE(StartGateway(
+      "csum+tso4+tso6", "none",
+      {"--snat=10.1.0.0/24,dev=gw1", "--snat=fd01::/64,dev=gw1"},
+      /*route_back=*/false));
+  const Snmp a0 = ReadSnmp(a_), b0 = ReadSnmp(b_);
+  for (bool v4 : {true, false}) {
+    SCOPED_TRACE(v4 ? "IPv4" : "IPv6");
+    uint16_t seen_port = 0, client_port = 0;
+    const std::string peer =
+        TcpTransfer(v4, 4 * kMiB, v4 ? 7001 : 7002, &seen_port, &client_port);
+    EXPECT_EQ(peer, v4 ? "10.2.0.1" : "fd02::1");
+    EXPECT_EQ(seen_port, client_port);
+    EXPECT_TRUE(Ping(a_, v4, v4 ? "10.2.0.2" : "fd02::2", 0x4242));
+  }
+  ExpectErrorCountersUnchanged(a0, ReadSnmp(a_), "A");
+  ExpectErrorCountersUnchanged(b0, ReadSnmp(b_), "B");
+  auto c = gateway_.Stop();
+  EXPECT_GT(c["nat_outbound"], 0);
+  EXPECT_GT(c["nat_inbound"], 0);
+  EXPECT_GE(c["nat_created"], 4);
+}
+
+// Faults before verification: the gateway drops exactly the frames it
+// corrupted, TCP completes by retransmission, and no kernel sees a bad
+// checksum.
+TEST_F(NetnsTest, FaultBeforeVerificationIsDroppedAndTcpCompletes) {
+  ASSERT_NO_FATAL_FAILURE(
+      StartGateway("none", "none", {"--fault-flip-before=97"}));
+  const Snmp a0 = ReadSnmp(a_), b0 = ReadSnmp(b_);
+  TcpTransfer(true, 4 * kMiB, 8001);
+  TcpTransfer(false, 4 * kMiB, 8002);
+  ExpectErrorCountersUnchanged(a0, ReadSnmp(a_), "A");
+  ExpectErrorCountersUnchanged(b0, ReadSnmp(b_), "B");
+  auto c = gateway_.Stop();
+  EXPECT_GT(c["faults_before"], 10);
+  EXPECT_EQ(c["faults_before"], c["drop_bad_transport_checksum"] +
+                                    c["drop_bad_ICMP_checksum"]);
+}
+
+// Faults after verification: the receiving kernels count them.
+TEST_F(NetnsTest, FaultAfterVerificationRaisesReceiversCsumErrors) {
+  ASSERT_NO_FATAL_FAILURE(
+      StartGateway("none", "none", {"--fault-flip-after=97"}));
+  const Snmp a0 = ReadSnmp(a_), b0 = ReadSnmp(b_);
+  TcpTransfer(true, 2 * kMiB, 9001);
+  const Snmp a1 = ReadSnmp(a_), b1 = ReadSnmp(b_);
+  auto c = gateway_.Stop();
+  const int64_t seen = Delta(a0, a1, "Tcp.InCsumErrors") +
+                       Delta(b0, b1, "Tcp.InCsumErrors");
+  EXPECT_GT(c["faults_after"], 5);
+  EXPECT_GT(seen, 0);
+  EXPECT_LE(seen, c["faults_after"]);
+}
+
 }  // namespace
 }  // namespace ipsum::gateway
