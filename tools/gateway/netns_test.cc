@@ -311,36 +311,50 @@ class NetnsTest : public ::testing::Test {
   // StartGateway starts the gateway with the given offloads on each side
   // and extra flags, and configures both kernels (routes back to A only
   // when `route_back`: with SNAT, B knows only its own link).
+  // StartGateway starts the gateway with the given offloads on each side
+  // and extra flags, and configures both kernels (routes back to A only
+  // when `route_back`: with SNAT, B knows only its own link). With `tap`
+  // the devices are TAP and the kernels route through the gateway's
+  // addresses, which they resolve with ARP and Neighbor Discovery.
   void StartGateway(const std::string& offload_a, const std::string& offload_b,
                     std::vector<std::string> extra = {},
-                    bool route_back = true) {
+                    bool route_back = true, bool tap = false) {
+    const std::string mode = tap ? ",tap" : "";
     std::vector<std::string> args = {
-        "--link=gw0,addr=10.1.0.1/24,addr=fd01::1/64,offload=" + offload_a +
-            ",netns=" + a_.path(),
-        "--link=gw1,addr=10.2.0.1/24,addr=fd02::1/64,offload=" + offload_b +
-            ",netns=" + b_.path()};
+        "--link=gw0" + mode + ",addr=10.1.0.1/24,addr=fd01::1/64,offload=" +
+            offload_a + ",netns=" + a_.path(),
+        "--link=gw1" + mode + ",addr=10.2.0.1/24,addr=fd02::1/64,offload=" +
+            offload_b + ",netns=" + b_.path()};
     args.insert(args.end(), extra.begin(), extra.end());
     ASSERT_TRUE(gateway_.Start(args)) << "gateway did not start:\n"
                                       << gateway_.Log();
-    Configure(a_, "gw0", "10.1.0.2/24", "fd01::2/64", "10.2.0.0/24",
-              "fd02::/64");
-    Configure(b_, "gw1", "10.2.0.2/24", "fd02::2/64",
-              route_back ? "10.1.0.0/24" : "", route_back ? "fd01::/64" : "");
+    ASSERT_NO_FATAL_FAILURE(Configure(a_, "gw0", "10.1.0.2/24", "fd01::2/64",
+                                      "10.2.0.0/24", "fd02::/64",
+                                      tap ? "10.1.0.1" : "",
+                                      tap ? "fd01::1" : ""));
+    ASSERT_NO_FATAL_FAILURE(Configure(
+        b_, "gw1", "10.2.0.2/24", "fd02::2/64",
+        route_back ? "10.1.0.0/24" : "", route_back ? "fd01::/64" : "",
+        tap ? "10.2.0.1" : "", tap ? "fd02::1" : ""));
   }
 
   void Configure(const Namespace& ns, const std::string& dev,
                  const std::string& v4, const std::string& v6,
-                 const std::string& route4, const std::string& route6) {
+                 const std::string& route4, const std::string& route6,
+                 const std::string& via4, const std::string& via6) {
     ASSERT_EQ(ns.Run({"ip", "link", "set", "lo", "up"}), 0);
     ASSERT_EQ(ns.Run({"ip", "addr", "add", v4, "dev", dev}), 0);
     ASSERT_EQ(ns.Run({"ip", "-6", "addr", "add", v6, "dev", dev, "nodad"}),
               0);
-    if (!route4.empty()) {
-      ASSERT_EQ(ns.Run({"ip", "route", "add", route4, "dev", dev}), 0);
-    }
-    if (!route6.empty()) {
-      ASSERT_EQ(ns.Run({"ip", "-6", "route", "add", route6, "dev", dev}), 0);
-    }
+    auto route = [&](const char* family, const std::string& prefix,
+                     const std::string& via) {
+      std::vector<std::string> a = {"ip", family, "route", "add", prefix};
+      if (!via.empty()) a.insert(a.end(), {"via", via});
+      a.insert(a.end(), {"dev", dev});
+      return ns.Run(a);
+    };
+    if (!route4.empty()) ASSERT_EQ(route("-4", route4, via4), 0);
+    if (!route6.empty()) ASSERT_EQ(route("-6", route6, via6), 0);
   }
 
   // TcpTransfer sends `bytes` from A to B's address over kernel TCP and
@@ -747,6 +761,25 @@ TEST_F(NetnsTest, FaultAfterVerificationRaisesReceiversCsumErrors) {
   EXPECT_GT(c["faults_after"], 5);
   EXPECT_GT(seen, 0);
   EXPECT_LE(seen, c["faults_after"]);
+}
+
+// TAP links: the kernels resolve the gateway with ARP and Neighbor
+// Discovery, the gateway resolves them, and TCP runs through it.
+TEST_F(NetnsTest, KernelTcpThroughTapLinksWithArpAndNdp) {
+  ASSERT_NO_FATAL_FAILURE(StartGateway("csum+tso4+tso6", "csum", {}, true,
+                                       /*tap=*/true));
+  const Snmp a0 = ReadSnmp(a_), b0 = ReadSnmp(b_);
+  TcpTransfer(true, 16 * kMiB, 5201);
+  TcpTransfer(false, 16 * kMiB, 5202);
+  EXPECT_TRUE(Ping(a_, true, "10.2.0.2", 0x5151));
+  EXPECT_TRUE(Ping(a_, false, "fd02::2", 0x5151));
+  ExpectErrorCountersUnchanged(a0, ReadSnmp(a_), "A");
+  ExpectErrorCountersUnchanged(b0, ReadSnmp(b_), "B");
+  auto c = gateway_.Stop();
+  EXPECT_GE(c["arp_replies"], 1);  // B learns the gateway from its request.
+  EXPECT_GE(c["nd_advertisements"], 1);
+  EXPECT_GE(c["neighbors_learned"], 4);
+  EXPECT_EQ(c["drop_neighbor_unreachable"], 0);
 }
 
 }  // namespace
