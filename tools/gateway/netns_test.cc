@@ -20,6 +20,7 @@
 #include <netinet/icmp6.h>
 #include <netinet/in.h>
 #include <netinet/ip_icmp.h>
+#include <netinet/udp.h>
 #include <poll.h>
 #include <sched.h>
 #include <signal.h>
@@ -780,6 +781,79 @@ TEST_F(NetnsTest, KernelTcpThroughTapLinksWithArpAndNdp) {
   EXPECT_GE(c["nd_advertisements"], 1);
   EXPECT_GE(c["neighbors_learned"], 4);
   EXPECT_EQ(c["drop_neighbor_unreachable"], 0);
+}
+
+// UDP GSO (UDP_SEGMENT): with USO on A's device the kernel hands over one
+// frame per send, the gateway forwards it whole, and B's side takes it as
+// it is (USO) or gets it segmented in software (checksum only); B receives
+// each segment as its own datagram, byte for byte.
+TEST_F(NetnsTest, KernelUdpGsoForwardedWhole) {
+  uint16_t port = 6100;
+  for (const char* b_offload : {"csum+tso4+tso6+uso", "csum"}) {
+    SCOPED_TRACE(b_offload);
+    ASSERT_NO_FATAL_FAILURE(StartGateway("csum+tso4+tso6+uso", b_offload));
+    const Snmp a0 = ReadSnmp(a_), b0 = ReadSnmp(b_);
+    constexpr size_t kSegment = 1200, kSegments = 20, kSends = 5;
+    for (bool v4 : {true, false}) {
+      const uint16_t p = port++;
+      std::atomic<bool> bound{false};
+      size_t good = 0;
+      std::thread rx = b_.InThread([&] {
+        const int fd = socket(v4 ? AF_INET : AF_INET6, SOCK_DGRAM, 0);
+        socklen_t len;
+        sockaddr_storage sa =
+            Address(v4, v4 ? "10.2.0.2" : "fd02::2", p, len);
+        bind(fd, reinterpret_cast<sockaddr*>(&sa), len);
+        bound = true;
+        SetTimeouts(fd, 5);
+        Stream expect(p);
+        std::vector<uint8_t> buf(65536), want(kSegment);
+        for (size_t i = 0; i < kSegments * kSends; ++i) {
+          const ssize_t n = recv(fd, buf.data(), buf.size(), 0);
+          if (n < 0) break;
+          expect.Fill(want.data(), kSegment);
+          good += n == static_cast<ssize_t>(kSegment) &&
+                  std::memcmp(buf.data(), want.data(), kSegment) == 0;
+        }
+        close(fd);
+      });
+      std::thread tx = a_.InThread([&] {
+        for (int i = 0; i < 500 && !bound; ++i) {
+          std::this_thread::sleep_for(std::chrono::milliseconds(10));
+        }
+        const int fd = socket(v4 ? AF_INET : AF_INET6, SOCK_DGRAM, 0);
+        const int gso = kSegment;
+        ASSERT_EQ(setsockopt(fd, IPPROTO_UDP, UDP_SEGMENT, &gso,
+                             sizeof(gso)),
+                  0)
+            << std::strerror(errno);
+        socklen_t len;
+        sockaddr_storage sa =
+            Address(v4, v4 ? "10.2.0.2" : "fd02::2", p, len);
+        connect(fd, reinterpret_cast<sockaddr*>(&sa), len);
+        Stream s(p);
+        std::vector<uint8_t> buf(kSegment * kSegments);
+        for (size_t i = 0; i < kSends; ++i) {
+          s.Fill(buf.data(), buf.size());
+          ASSERT_EQ(send(fd, buf.data(), buf.size(), 0),
+                    static_cast<ssize_t>(buf.size()))
+              << std::strerror(errno);
+          // Paced, so that B's socket buffer never overflows.
+          std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        }
+        close(fd);
+      });
+      tx.join();
+      rx.join();
+      EXPECT_EQ(good, kSegments * kSends) << (v4 ? "IPv4" : "IPv6");
+    }
+    ExpectErrorCountersUnchanged(a0, ReadSnmp(a_), "A");
+    ExpectErrorCountersUnchanged(b0, ReadSnmp(b_), "B");
+    auto c = gateway_.Stop();
+    if (gateway_.Log().find("uso") != std::string::npos) {
+      EXPECT_GT(c["gso_forwarded"], 0);
+    }
+  }
 }
 
 }  // namespace
