@@ -134,8 +134,12 @@ struct Config {
   // section 2.4 (f)): a token bucket.
   uint32_t icmp_errors_per_second = 1000;
   uint32_t icmp_error_burst = 100;
-  // neighbor_queue bounds the packets held per unresolved neighbour (TAP).
+  // neighbor_queue bounds the packets held per unresolved neighbour (TAP),
+  // max_neighbors the neighbours kept per interface: a sandbox that sends
+  // to every address of a large on-link prefix, or answers for them, fills
+  // no more.
   size_t neighbor_queue = 16;
+  size_t max_neighbors = 4096;
   FaultConfig fault;
 };
 

@@ -995,7 +995,13 @@ void Gateway::Emit(size_t egress, const A& next_hop, PacketBuffer pkt,
     Transmit(egress, Reframe(std::move(pkt), nullptr), forwarded, out);
     return;
   }
-  Neighbor& n = neighbors_[egress][NeighborKey(next_hop)];
+  auto& table = neighbors_[egress];
+  const IPv6Address key = NeighborKey(next_hop);
+  if (!table.contains(key) && table.size() >= config_.max_neighbors) {
+    CountDrop(Drop::kNeighborQueueFull);
+    return;
+  }
+  Neighbor& n = table[key];
   if (n.resolved) {
     header::EthernetFields eth;
     eth.destination = n.mac;
@@ -1063,8 +1069,13 @@ void Gateway::SendSolicitation(size_t interface, const A& target,
 template <typename A>
 void Gateway::Learn(size_t interface, const A& address, const MacAddress& mac,
                     uint64_t now_ns, Output& out) {
-  if (mac.IsMulticast()) return;
-  Neighbor& n = neighbors_[interface][NeighborKey(address)];
+  auto& table = neighbors_[interface];
+  const IPv6Address key = NeighborKey(address);
+  if (mac.IsMulticast() ||
+      (!table.contains(key) && table.size() >= config_.max_neighbors)) {
+    return;
+  }
+  Neighbor& n = table[key];
   n.mac = mac;
   if (n.resolved) return;
   n.resolved = true;
@@ -1142,7 +1153,9 @@ bool Gateway::HandleNeighborDiscovery(size_t ingress, PacketBuffer& pkt,
     if (type == header::kICMPv6NeighborAdvertisement) {
       std::optional<MacAddress> mac =
           FindLinkLayerOption(options, kNdOptionTargetLinkLayer);
-      if (mac && !IsMulticast(target)) {
+      // RFC 4861 section 7.2.5: an advertisement for a target with no
+      // entry is discarded.
+      if (mac && neighbors_[ingress].contains(NeighborKey(target))) {
         Learn<IPv6Address>(ingress, target, *mac, now_ns, out);
       }
       return true;

@@ -89,7 +89,8 @@ enum class Drop : uint8_t {
   kNatUnsupported,  // a protocol or fragment NAT cannot translate
   // Egress.
   kNeighborUnreachable,  // TAP: no answer to ARP / NS
-  kNeighborQueueFull,    // TAP: too many packets waiting for one
+  kNeighborQueueFull,    // TAP: too many packets waiting for one, or
+                         // too many neighbours
   kEgressFull,           // the link's queue was full
 };
 inline constexpr size_t kDropCount = 21;

@@ -511,6 +511,23 @@ TEST(GatewayTapTest, GivesUpOnSilentNeighborsAndBoundsTheQueue) {
   EXPECT_EQ(g->counters().Dropped(Drop::kNeighborUnreachable), 2u);
 }
 
+TEST(GatewayTapTest, BoundsTheNeighborTable) {
+  Config config = TwoLinks(LinkMode::kTap);
+  config.max_neighbors = 2;
+  auto g = Make(config);
+  CaptureOutput out;
+  for (const char* to : {"10.2.0.7", "10.2.0.8", "10.2.0.9", "10.2.0.7"}) {
+    tcpip::Route r = RouteV4("10.1.0.2", to);
+    header::EthernetFields eth;
+    eth.destination = g->config().interfaces[0].mac;
+    eth.source.bytes = {0x02, 0xaa, 0, 0, 0, 2};
+    r.ethernet = eth;
+    g->Handle(0, Received(testing::Udp(r, 1, 2, Bytes(10), false)), 1, out);
+  }
+  EXPECT_EQ(g->counters().arp_requests, 2u);
+  EXPECT_EQ(g->counters().Dropped(Drop::kNeighborQueueFull), 1u);
+}
+
 TEST(GatewayTapTest, AnswersNeighborSolicitation) {
   auto g = Make(TwoLinks(LinkMode::kTap));
   CaptureOutput out;

@@ -354,8 +354,12 @@ class NetnsTest : public ::testing::Test {
       a.insert(a.end(), {"dev", dev});
       return ns.Run(a);
     };
-    if (!route4.empty()) ASSERT_EQ(route("-4", route4, via4), 0);
-    if (!route6.empty()) ASSERT_EQ(route("-6", route6, via6), 0);
+    if (!route4.empty()) {
+      ASSERT_EQ(route("-4", route4, via4), 0);
+    }
+    if (!route6.empty()) {
+      ASSERT_EQ(route("-6", route6, via6), 0);
+    }
   }
 
   // TcpTransfer sends `bytes` from A to B's address over kernel TCP and
