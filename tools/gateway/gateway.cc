@@ -664,7 +664,7 @@ void Gateway::Forward(size_t ingress, PacketBuffer pkt, const Verified& v,
 
   if constexpr (!kV4<A>) {
     if (icmp && config_.interfaces[ingress].mode == LinkMode::kTap &&
-        HandleNeighborDiscovery<A>(ingress, pkt, v, now_ns, out)) {
+        HandleNeighborDiscovery<A>(ingress, pkt, now_ns, out)) {
       return;
     }
   }
@@ -717,7 +717,7 @@ void Gateway::Forward(size_t ingress, PacketBuffer pkt, const Verified& v,
 
   if (IsLocal(destination)) {
     if (icmp && icmp_type == kEchoRequest) {
-      AnswerEcho<A>(ingress, std::move(pkt), v, now_ns, out);
+      AnswerEcho<A>(std::move(pkt), now_ns, out);
     } else {
       CountDrop(Drop::kLocal);
     }
@@ -825,10 +825,7 @@ void Gateway::Forward(size_t ingress, PacketBuffer pkt, const Verified& v,
 }
 
 template <typename A>
-void Gateway::AnswerEcho(size_t ingress, PacketBuffer pkt, const Verified& v,
-                         uint64_t now_ns, Output& out) {
-  (void)ingress;
-  (void)v;
+void Gateway::AnswerEcho(PacketBuffer pkt, uint64_t now_ns, Output& out) {
   std::span<uint8_t> net = pkt.Header(Layer::kNetwork);
   std::span<uint8_t> th = pkt.Header(Layer::kTransport);
   const A source = SourceOf<A>(net);
@@ -1123,9 +1120,7 @@ void Gateway::HandleArp(size_t ingress, PacketBuffer pkt, uint64_t now_ns,
 
 template <typename A>
 bool Gateway::HandleNeighborDiscovery(size_t ingress, PacketBuffer& pkt,
-                                      const Verified& v, uint64_t now_ns,
-                                      Output& out) {
-  (void)v;
+                                      uint64_t now_ns, Output& out) {
   if constexpr (!kV4<A>) {
     const std::span<const uint8_t> th = pkt.Header(Layer::kTransport);
     const uint8_t type = th[0];

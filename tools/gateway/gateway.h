@@ -215,8 +215,7 @@ class Gateway {
                      const Verified& v, uint8_t type, uint8_t code,
                      uint32_t mtu, uint64_t now_ns, Output& out);
   template <typename Address>
-  void AnswerEcho(size_t ingress, tcpip::PacketBuffer pkt, const Verified& v,
-                  uint64_t now_ns, Output& out);
+  void AnswerEcho(tcpip::PacketBuffer pkt, uint64_t now_ns, Output& out);
   template <typename Address>
   void SendLocal(tcpip::PacketBuffer pkt, const Address& destination,
                  uint64_t now_ns, Output& out);
@@ -238,8 +237,7 @@ class Gateway {
              const header::MacAddress& mac, uint64_t now_ns, Output& out);
   template <typename Address>
   bool HandleNeighborDiscovery(size_t ingress, tcpip::PacketBuffer& pkt,
-                               const Verified& v, uint64_t now_ns,
-                               Output& out);
+                               uint64_t now_ns, Output& out);
   template <typename Address>
   void SendSolicitation(size_t interface, const Address& target, Output& out);
 
