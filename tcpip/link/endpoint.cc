@@ -129,43 +129,6 @@ bool NeedsSoftwareGso(const PacketBuffer& pkt, const Offloads& o) {
   return true;
 }
 
-// WithLayers returns `pkt` with its link, network and transport headers in
-// the header area, as SegmentGsoPacket reads them: as it is when they are
-// there, else rebuilt from its bytes (the headers copied, the payload's
-// views shared). nullopt when the bytes are no TCP/UDP packet.
-std::optional<PacketBuffer> WithLayers(PacketBuffer&& pkt, DeviceMode mode) {
-  if (!pkt.Header(Layer::kNetwork).empty() &&
-      !pkt.Header(Layer::kTransport).empty() &&
-      (mode == DeviceMode::kTun || !pkt.Header(Layer::kLink).empty())) {
-    return std::move(pkt);
-  }
-  buffer::Buffer bytes = pkt.ToBuffer();
-  const std::optional<internal::FrameLayout> l =
-      internal::ParseFrameLayout(bytes, mode);
-  if (!l.has_value()) return std::nullopt;
-  PacketBuffer out = PacketBuffer::FromFrame(std::move(bytes));
-  if (l->link_length != 0 &&
-      !out.Consume(Layer::kLink, l->link_length).has_value()) {
-    return std::nullopt;
-  }
-  if (!out.Consume(Layer::kNetwork, l->network_length).has_value() ||
-      !out.Consume(Layer::kTransport, l->transport_length).has_value()) {
-    return std::nullopt;
-  }
-  // Bytes past the IP datagram (Ethernet padding) are no payload.
-  const size_t payload = l->transport_end - l->transport_offset -
-                         l->transport_length;
-  if (out.data().size() > payload) out.data().Truncate(payload);
-  out.network_protocol = l->network;
-  out.transport_protocol = l->transport;
-  out.checksum_status = pkt.checksum_status;
-  out.csum_start = pkt.csum_start;
-  out.csum_offset = pkt.csum_offset;
-  out.gso_type = pkt.gso_type;
-  out.gso_size = pkt.gso_size;
-  return out;
-}
-
 }  // namespace
 
 std::string_view ToString(DeviceMode mode) {
@@ -422,12 +385,15 @@ bool Endpoint::Send(PacketBuffer&& pkt) {
 
 bool Endpoint::Prepare(PacketBuffer& pkt) {
   const size_t size = pkt.size();
-  if (size == 0) {
+  // The header's offsets are 16 bits wide; a GSO packet is written whole
+  // only when it fits one frame, else segmented below.
+  if (size == 0 ||
+      (size > kMaxFrameSize && pkt.gso_type == GsoType::kNone)) {
     CountDrop(DropReason::kTxBadPacket);
     return false;
   }
   if (pkt.checksum_status == ChecksumStatus::kPartial &&
-      (pkt.csum_start >= size ||
+      (pkt.csum_start >= size || pkt.csum_start > 0xffff ||
        size_t{pkt.csum_start} + pkt.csum_offset + 2 > size)) {
     CountDrop(DropReason::kTxBadPacket);
     return false;
@@ -437,9 +403,9 @@ bool Endpoint::Prepare(PacketBuffer& pkt) {
       CountDrop(DropReason::kTxBadPacket);
       return false;
     }
-    if (NeedsSoftwareGso(pkt, offloads_)) {
+    if (NeedsSoftwareGso(pkt, offloads_) || size > kMaxFrameSize) {
       std::optional<PacketBuffer> layered =
-          WithLayers(std::move(pkt), options_.mode);
+          internal::WithLayers(std::move(pkt), options_.mode);
       if (!layered.has_value()) {
         CountDrop(DropReason::kTxBadPacket);
         return false;
@@ -469,10 +435,6 @@ bool Endpoint::Prepare(PacketBuffer& pkt) {
       return false;
     }
     ++counters_.tx_csum_resolved;
-  }
-  if (size > kMaxFrameSize) {
-    CountDrop(DropReason::kTxBadPacket);
-    return false;
   }
   return true;
 }

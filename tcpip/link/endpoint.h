@@ -134,8 +134,8 @@ enum class DropReason : uint8_t {
   // kTxQueueFull: Send found tx_queue_limit packets queued.
   kTxQueueFull,
   // kTxBadPacket: a packet that cannot be written: empty, larger than
-  // kMaxFrameSize, or offload metadata outside it (checksum offsets, GSO
-  // on a packet that is not TCP/UDP).
+  // kMaxFrameSize without GSO, offload metadata outside it (checksum
+  // offsets, GSO with gso_size 0 or on a packet that is not TCP/UDP).
   kTxBadPacket,
   // kTxSegment: software segmentation (SegmentGsoPacket) refused the packet.
   kTxSegment,
@@ -233,9 +233,10 @@ class Endpoint {
   // Flush writes queued packets in order, one writev each, until none is
   // left or the device says EAGAIN (result.blocked; the packet in hand
   // stays queued). Offloads not negotiated are resolved first: kPartial
-  // without csum by ResolvePartialChecksum; GSO without tso4/tso6/uso by
-  // SegmentGsoPacket (each segment then written on its own). A packet that
-  // cannot be written is dropped and counted.
+  // without csum by ResolvePartialChecksum; GSO without tso4/tso6/uso (or
+  // not kPartial, or larger than kMaxFrameSize) by SegmentGsoPacket, each
+  // segment then written on its own (its checksum partial when csum was
+  // negotiated). A packet that cannot be written is dropped and counted.
   FlushResult Flush();
 
   // tx_pending reports whether packets (or segments) wait for Flush.

@@ -83,6 +83,39 @@ std::optional<FrameLayout> ParseFrameLayout(const buffer::Buffer& frame,
   return l;
 }
 
+std::optional<PacketBuffer> WithLayers(PacketBuffer&& pkt, DeviceMode mode) {
+  if (!pkt.Header(Layer::kNetwork).empty() &&
+      !pkt.Header(Layer::kTransport).empty() &&
+      (mode == DeviceMode::kTun || !pkt.Header(Layer::kLink).empty())) {
+    return std::move(pkt);
+  }
+  buffer::Buffer bytes = pkt.ToBuffer();
+  const std::optional<FrameLayout> l =
+      ParseFrameLayout(bytes, mode);
+  if (!l.has_value()) return std::nullopt;
+  PacketBuffer out = PacketBuffer::FromFrame(std::move(bytes));
+  if (l->link_length != 0 &&
+      !out.Consume(Layer::kLink, l->link_length).has_value()) {
+    return std::nullopt;
+  }
+  if (!out.Consume(Layer::kNetwork, l->network_length).has_value() ||
+      !out.Consume(Layer::kTransport, l->transport_length).has_value()) {
+    return std::nullopt;
+  }
+  // Bytes past the IP datagram (Ethernet padding) are no payload.
+  const size_t payload = l->transport_end - l->transport_offset -
+                         l->transport_length;
+  if (out.data().size() > payload) out.data().Truncate(payload);
+  out.network_protocol = l->network;
+  out.transport_protocol = l->transport;
+  out.checksum_status = pkt.checksum_status;
+  out.csum_start = pkt.csum_start;
+  out.csum_offset = pkt.csum_offset;
+  out.gso_type = pkt.gso_type;
+  out.gso_size = pkt.gso_size;
+  return out;
+}
+
 }  // namespace internal
 
 DropReason DecodeVnetFrame(std::span<const uint8_t> vnet_hdr,

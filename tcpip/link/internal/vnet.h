@@ -61,6 +61,14 @@ struct FrameLayout {
 std::optional<FrameLayout> ParseFrameLayout(const buffer::Buffer& frame,
                                             DeviceMode mode);
 
+// WithLayers returns `pkt` with its link, network and transport headers in
+// the header area, by layer, as SegmentGsoPacket reads them: as it is when
+// they are there, else rebuilt from its bytes (the headers copied, the
+// payload's views shared, bytes past the IP datagram dropped), metadata
+// kept. nullopt when the bytes are no TCP/UDP packet ParseFrameLayout
+// accepts.
+std::optional<PacketBuffer> WithLayers(PacketBuffer&& pkt, DeviceMode mode);
+
 }  // namespace ipsum::tcpip::link::internal
 
 #endif  // IPSUM_TCPIP_LINK_INTERNAL_VNET_H_
