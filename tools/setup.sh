@@ -20,6 +20,7 @@ PACKAGES=(
   g++-mips64-linux-gnuabi64 g++-aarch64-linux-gnu qemu-user
   clang llvm-14 libclang-rt-14-dev clang-format
   libpcap-dev gnuplot-nox
+  iproute2
 )
 
 # Source packages: name, version and the directory they unpack to.
