@@ -528,8 +528,7 @@ inline const PacketBuffer& PacketOf(const PacketBuffer& p) { return p; }
 // where they lie, and 20 bytes stored per frame. It prefetches as
 // ReceiveBurst does for a frame the NIC verified (the packet's Buffer three
 // frames ahead, the headers' line two ahead) and leaves the payload's lines
-// to the sum's own loads, which within L2 measured faster than hinting
-// them here. It accepts nothing else (other frames are counted as
+// to the sum's own loads. It accepts nothing else (other frames are counted as
 // unsupported) and keeps no PacketBuffer, ParsedPacket or TCPInfo: the
 // difference between it and BM_ReceiveBurst/none is what the rest of
 // Receive's contract (consumed headers, every field decoded, any shape)
@@ -608,11 +607,8 @@ template <typename Packet>
       // The headers at the front of the first view: the whole frame where
       // it lies (Buffer::ChecksumAll; the datagram is the rest of the
       // frame, checked above) less the Ethernet and IPv4 headers' sum, 34
-      // bytes, so the TCP bytes keep their parity. VerifyBurst's form
-      // (94e5eaa); the pieces gathered into an array for ChecksumPieces,
-      // which this floor did before, ran 55.7-60.5 ns a frame in
-      // VerifyBurst on a Xeon against 41.4-42.4 for this. The initial value
-      // from one accumulator, as VerifyBurst (EthernetIPv4Initial).
+      // bytes, so the TCP bytes keep their parity: VerifyBurst's form, with
+      // its initial value from one accumulator (EthernetIPv4Initial).
       sum = data.ChecksumAll(internal::EthernetIPv4Initial(
           f, header::kProtocolTCP, static_cast<uint16_t>(tcp_length)));
     }
