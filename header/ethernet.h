@@ -82,6 +82,9 @@ class Ethernet {
   static constexpr size_t kTagSize = 4;
   // kMaxSize is the size of a header with two tags.
   static constexpr size_t kMaxSize = kMinSize + 2 * kTagSize;
+  // kEtherTypeOffset is where an untagged header's EtherType (or the first
+  // tag's TPID) sits.
+  static constexpr size_t kEtherTypeOffset = 12;
 
   // Parse returns a view of the frame in `frame` when it holds a whole
   // header: kTruncated otherwise. A TPID of 0x8100 or 0x88a8 where the

@@ -79,6 +79,23 @@ class IPv4 {
   // kMaxTotalLength is the largest datagram, in bytes.
   static constexpr size_t kMaxTotalLength = 65535;
 
+  // Where each field starts, in bytes from the header's first (the diagram
+  // above). Version and IHL share byte 0; Flags and Fragment Offset share
+  // the 16-bit word at kFlagsFragmentOffset.
+  static constexpr size_t kVersionIHLOffset = 0;
+  static constexpr size_t kTotalLengthOffset = 2;
+  static constexpr size_t kIDOffset = 4;
+  static constexpr size_t kFlagsFragmentOffset = 6;
+  static constexpr size_t kTTLOffset = 8;
+  static constexpr size_t kProtocolOffset = 9;
+  static constexpr size_t kChecksumOffset = 10;
+  static constexpr size_t kSourceOffset = 12;
+  static constexpr size_t kDestinationOffset = 16;
+  // kMoreFragmentsAndOffsetMask selects, in the word at
+  // kFlagsFragmentOffset, the bits that make a datagram a fragment: More
+  // Fragments and the 13-bit Fragment Offset.
+  static constexpr uint16_t kMoreFragmentsAndOffsetMask = 0x3fff;
+
   // Option types (RFC 791 section 3.1) beyond End of Option List and NOP.
   static constexpr uint8_t kOptionRecordRoute = 7;
   static constexpr uint8_t kOptionTimestamp = 68;

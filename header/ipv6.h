@@ -133,6 +133,14 @@ class IPv6 {
   // kFragmentHeaderSize is the size of a Fragment header.
   static constexpr size_t kFragmentHeaderSize = 8;
 
+  // Where each field of the fixed header starts, in bytes from its first
+  // (the diagram above).
+  static constexpr size_t kPayloadLengthOffset = 4;
+  static constexpr size_t kNextHeaderOffset = 6;
+  static constexpr size_t kHopLimitOffset = 7;
+  static constexpr size_t kSourceOffset = 8;
+  static constexpr size_t kDestinationOffset = 24;
+
   // Parse returns a view of the packet at the start of `packet`, which must
   // hold all of it: 40 + Payload Length bytes (more are allowed and are not
   // part of the view). Errors: kTruncated (fewer bytes), kBadVersion

@@ -153,8 +153,18 @@ class TCP {
   static constexpr size_t kMinSize = 20;
   // kMaxSize is the size of a header with 40 bytes of options.
   static constexpr size_t kMaxSize = 60;
-  // kChecksumOffset is where the Checksum field sits.
+  // Where each field starts, in bytes from the header's first (the diagram
+  // above). Data Offset is the high 4 bits of the byte at
+  // kDataOffsetOffset, in 32-bit words.
+  static constexpr size_t kSourcePortOffset = 0;
+  static constexpr size_t kDestinationPortOffset = 2;
+  static constexpr size_t kSeqOffset = 4;
+  static constexpr size_t kAckOffset = 8;
+  static constexpr size_t kDataOffsetOffset = 12;
+  static constexpr size_t kFlagsOffset = 13;
+  static constexpr size_t kWindowOffset = 14;
   static constexpr size_t kChecksumOffset = 16;
+  static constexpr size_t kUrgentPointerOffset = 18;
 
   // Parse returns a view of the segment at the start of `segment`, which
   // must hold at least the whole header. Errors: kTruncated (fewer than 20

@@ -60,7 +60,11 @@ class UDP {
  public:
   // kSize is the size of the header.
   static constexpr size_t kSize = 8;
-  // kChecksumOffset is where the Checksum field sits.
+  // Where each field starts, in bytes from the header's first (the diagram
+  // above).
+  static constexpr size_t kSourcePortOffset = 0;
+  static constexpr size_t kDestinationPortOffset = 2;
+  static constexpr size_t kLengthOffset = 4;
   static constexpr size_t kChecksumOffset = 6;
 
   // Parse returns a view of the datagram at the start of `datagram`, which

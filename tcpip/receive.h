@@ -4,42 +4,24 @@
 // IP, then IPv4 (header checksum, options; fragments are handed up
 // unverified, not reassembled) or IPv6 (extension header chain), then TCP
 // or UDP with the transport checksum verified over the chained payload.
+// Malformed packets are ordinary input: each drop is counted by reason in
+// ReceiveStats; nothing throws, nothing reads out of bounds.
 //
-// The checksum is verified according to the packet's checksum_status, the
-// states of Linux's skb->ip_summed:
+// The checksum is judged in the packet's checksum_status, the states of
+// Linux's skb->ip_summed: kNone, summed in software where the payload lies;
+// kUnnecessary (or kPartial, a looped-back local packet, as Linux's
+// skb_csum_unnecessary), trusted; kComplete, the NIC's sum from csum_start
+// less the sums of the bytes in front of and behind the transport (each
+// at its offset's parity, RFC 1071 2(B)), plus the pseudo-header's. As the
+// subtraction may leave either zero, 0x0000 and 0xffff both pass (RFC 1624
+// section 3). A csum_start past the frame is a drop; past the transport
+// header, software verifies.
 //
-//   - kNone: in software. The payload is summed view by view where it lies
-//     and combined with the sums of the pseudo-header and the (consumed)
-//     transport header.
-//   - kUnnecessary: the NIC verified it; nothing is summed. kPartial (a
-//     packet this host built, looped back without reaching a wire) is
-//     trusted the same way, as Linux's skb_csum_unnecessary does.
-//   - kComplete: the NIC summed the packet from csum_start to its end (the
-//     one's-complement sum, folded, not complemented, in `csum`). The
-//     transport's sum is what remains after taking out, by one's-complement
-//     subtraction, the sums of the bytes in front of the transport header
-//     (the headers consumed) and behind its end (Ethernet padding, bytes
-//     past the IP or UDP length), each at its offset's byte parity (RFC
-//     1071 section 2(B)); then the pseudo-header's sum is added. A result of
-//     0x0000 and one of 0xffff are the same one's-complement number ("minus
-//     zero", RFC 1624 section 3): the check accepts either, so a transport
-//     whose bytes sum to zero is not rejected when the subtraction leaves
-//     the other zero. csum_start is untrusted: past the frame's end the
-//     packet is dropped (kBadOffloadMetadata); past the transport header
-//     the sum cannot be used and software verifies.
-//
-// Most frames a host receives have one shape: untagged Ethernet, IPv4
-// without options (not a fragment) or IPv6 without extension headers, TCP
-// or UDP, no padding, every header in the frame's first view. Those are
-// decoded at fixed offsets, with no parse walk and with the ParsedPacket
-// filled in directly; every other frame, and every frame dropped for
-// anything but its transport checksum, goes the general way. Both ways
-// give the same result (receive_fast_test and receive_fuzzer compare them
-// packet by packet), so the difference is speed only.
-//
-// Malformed packets are ordinary input (gVisor's MalformedPacketsReceived):
-// Receive counts the reason in ReceiveStats and drops the packet. Nothing
-// else happens to the caller; nothing throws, nothing reads out of bounds.
+// VerifyFrame gives Receive's verdict without taking the frame apart. Both
+// judge the common shape (untagged Ethernet, IPv4 without options or IPv6
+// without extension headers, TCP or UDP, every header in the first view)
+// by one fixed-offset classification and every other frame by one general
+// decoder, which give the same results (receive_fast_test, receive_fuzzer).
 
 #ifndef IPSUM_TCPIP_RECEIVE_H_
 #define IPSUM_TCPIP_RECEIVE_H_
@@ -54,6 +36,7 @@
 #include "checksum/endian.h"
 #include "header/address.h"
 #include "header/tcp.h"
+#include "tcpip/internal/header_bytes.h"
 #include "tcpip/packet_buffer.h"
 #include "tcpip/parse.h"
 
@@ -84,8 +67,10 @@ enum class DropReason : uint8_t {
   kBadOffloadMetadata,
 };
 
-// kDropReasonCount is the number of DropReason values.
-inline constexpr size_t kDropReasonCount = 7;
+// kDropReasonCount is the number of DropReason values: one more than the
+// last enumerator's.
+inline constexpr size_t kDropReasonCount =
+    static_cast<size_t>(DropReason::kBadOffloadMetadata) + 1;
 
 // ToString returns the stable name of `r`, e.g. "bad transport checksum".
 std::string_view ToString(DropReason r);
@@ -187,11 +172,8 @@ bool ReceiveInPlace(ReceivedPacket& packet, LinkType link, ReceiveStats& stats);
 // changes their speed only, never a verdict, a field or a count. Which is
 // fastest depends on where the frames are, which the caller knows and the
 // library does not (DPDK leaves prefetching to the application for the
-// same reason). Measured on a Xeon of the Sapphire Rapids class
-// (tcpip_benchmark; docs/performance-history.md, session 13): on a ring
-// within L2, kHeaders ran up to 25% faster than kFrame (VerifyBurst
-// 13-25%, ReceiveBurst 0-20%); on one beyond every cache, kFrame ran up
-// to 30% faster, and was seldom slower. A value outside the enumeration is
+// same reason): kHeaders suits a ring that fits in L2, kFrame one beyond
+// the caches (docs/benchmarking.md). A value outside the enumeration is
 // taken as kFrame.
 enum class BurstPrefetch : uint8_t {
   // kFrame (the default): for a frame that software will sum
@@ -220,35 +202,23 @@ std::string_view ToString(BurstPrefetch p);
 // received. Returns how many were delivered.
 //
 // The difference is speed only: while it decodes one frame, ReceiveBurst
-// has already asked for the lines of the next two (as `prefetch` says) and,
-// unless `prefetch` is kNone, for the list of views of the third, so that a
-// frame's memory latency overlaps the work on the frames before it, and no
-// frame is prefetched twice.
+// has already asked for the lines of the next two as `prefetch` says and,
+// unless it is kNone, for the list of views of the third, so that a
+// frame's memory latency overlaps the work on the frames before it.
 size_t ReceiveBurst(std::span<ReceivedPacket> packets, LinkType link,
                     ReceiveStats& stats, std::span<bool> delivered,
                     BurstPrefetch prefetch = BurstPrefetch::kFrame);
 
 // ---------------------------------------------------------------------------
-// Verify: the same decode and validation as Receive, without taking the
-// frame apart.
-//
-// Receive hands up a ReceivedPacket: the headers copied into the packet's
-// header area, the payload trimmed to the transport's bytes, every field
-// decoded (addresses, ports, the TCP header and options, the parse step's
-// 144-byte ParsedPacket), some 670 bytes written per frame. A stack that
-// reads two or three fields of most segments pays for all of them.
-// VerifyFrame judges the frame exactly as Receive would (the same verdict,
-// the same counters in ReceiveStats, every check, every offload state) but
-// leaves the frame as it is and describes it in a VerifiedFrame of 32
-// bytes: where each layer starts, where the transport's payload ends, and
-// the first 16 bytes of the transport header (the ports; for TCP the
-// sequence and acknowledgment numbers, flags and window), copied while the
-// header is checked, as Linux's TCP receive copies the sequence numbers
-// and flags into the skb's control block (TCP_SKB_CB) for the rest of TCP
-// to read. Every other field is read where it lies, when asked for
-// (HeaderBytes, the header package's views, ReadTCPInfo), as DPDK's mbuf
-// keeps l2_len / l3_len / l4_len and the application reads the headers in
-// place.
+// Verify: Receive's judgement (the same verdict, the same counters, every
+// check, every offload state) without taking the frame apart. Receive
+// copies the headers, trims the payload and decodes every field; a stack
+// that reads two or three fields of most segments need not pay for that.
+// VerifyFrame leaves the frame as it is and describes it in 32 bytes: where
+// each layer starts, where the payload ends, and the transport header's
+// first 16 bytes (as Linux's TCP_SKB_CB holds sequence numbers and flags).
+// Other fields are read in place when asked for, as DPDK's mbuf keeps
+// l2_len / l3_len / l4_len:
 //
 //   VerifiedFrame v;
 //   if (VerifyFrame(frame, LinkType::kEthernet, stats, v)) {
@@ -334,14 +304,6 @@ size_t VerifyBurst(std::span<const PacketBuffer> frames, LinkType link,
                    ReceiveStats& stats, std::span<VerifiedFrame> out,
                    std::span<bool> delivered,
                    BurstPrefetch prefetch = BurstPrefetch::kFrame);
-
-namespace internal {
-// CopyHeaderBytes is HeaderBytes' copy, for headers that run past the
-// frame's first view.
-std::span<const uint8_t> CopyHeaderBytes(
-    const PacketBuffer& frame, const VerifiedFrame& v,
-    std::span<uint8_t, PacketBuffer::kHeaderCapacity> scratch);
-}  // namespace internal
 
 // HeaderBytes returns the frame's bytes [0, v.payload_offset), every header
 // VerifyFrame checked: a span into the frame's first view when it holds

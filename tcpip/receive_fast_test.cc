@@ -1,7 +1,8 @@
 // Copyright 2026 The ipsum Authors. SPDX-License-Identifier: Apache-2.0
 //
 // The receive path's fast path against its general path. ReceiveInPlace
-// offers every Ethernet frame to DecodeFast first, which takes one common
+// offers every Ethernet frame to the fast classification first
+// (internal/receive_fast.h, which VerifyFrame shares), which takes one common
 // shape (untagged IPv4 without options or IPv6 without extension headers,
 // TCP or UDP, headers in the first view, no padding) and leaves every other
 // frame to the general decoder. Whatever it takes it must deliver, or drop,

@@ -528,8 +528,7 @@ inline const PacketBuffer& PacketOf(const PacketBuffer& p) { return p; }
 // where they lie, and 20 bytes stored per frame. It prefetches as
 // ReceiveBurst does for a frame the NIC verified (the packet's Buffer three
 // frames ahead, the headers' line two ahead) and leaves the payload's lines
-// to the sum's own loads, which within L2 measured faster than hinting
-// them here. It accepts nothing else (other frames are counted as
+// to the sum's own loads. It accepts nothing else (other frames are counted as
 // unsupported) and keeps no PacketBuffer, ParsedPacket or TCPInfo: the
 // difference between it and BM_ReceiveBurst/none is what the rest of
 // Receive's contract (consumed headers, every field decoded, any shape)

@@ -1,18 +1,12 @@
 // Copyright 2026 The ipsum Authors. SPDX-License-Identifier: Apache-2.0
 //
 // HeaderSum: the Internet checksum of a few dozen bytes (an IPv4 header, a
-// pseudo-header, a TCP or UDP header), inline. checksum::Checksum is built
-// for payloads: one call goes through the run-time dispatcher into a wide
-// kernel whose setup, for 8 or 20 bytes, costs more than the additions
-// themselves. The receive path sums three such headers per packet.
-//
-// The arithmetic is RFC 1071's: big-endian 16-bit words (an odd last byte
-// padded with zero) added with end-around carry. Here they are added as
-// wider words (32-bit big-endian into a 64-bit accumulator, or 64-bit in
-// host order with end-around carry) and folded at the end; 2^16 == 1
-// (mod 0xffff), so the fold gives the 16-bit sum. The result equals
-// checksum::Checksum's for the same bytes and initial value, 0x0000 only when
-// they are all zero (checksum.h's contract), which header_sum_test checks.
+// pseudo-header, a TCP or UDP header), inline, where checksum::Checksum's
+// dispatch into a wide kernel would cost more than the additions. The words
+// are added on checksum/arithmetic.h's 64-bit accumulator and folded once.
+// Every result equals checksum::Checksum's for the same bytes and initial
+// value, 0x0000 only when they are all zero (checksum.h's contract), which
+// header_sum_test checks.
 //
 // Not API: only //tcpip's own sources include it.
 
@@ -25,10 +19,15 @@
 #include <cstring>
 #include <span>
 
+#include "checksum/arithmetic.h"
 #include "checksum/endian.h"
 #include "header/address.h"
 
 namespace ipsum::tcpip::internal {
+
+using checksum::AddEndAround;
+using checksum::Fold;
+using checksum::FoldBigEndian;
 
 // AddWords returns `acc` plus the bytes of `bytes` as big-endian 16-bit
 // words (an odd last byte as the high half of a word), not folded.
@@ -45,42 +44,6 @@ inline uint64_t AddWords(std::span<const uint8_t> bytes, uint64_t acc) {
   return acc;
 }
 
-// Fold folds an accumulator of AddWords to 16 bits with end-around
-// carries; non-zero when `acc` is.
-//
-// Each halving adds the value to itself rotated by half its width: the
-// upper half of the result is then the two halves' sum plus the carry out
-// of the lower half, which is their sum with end-around carry (as Linux's
-// csum_fold does for 32 to 16 bits). 8 instructions on x86-64, against 12
-// for four rounds of mask, shift and add.
-inline uint16_t Fold(uint64_t acc) {
-  const auto sum32 = static_cast<uint32_t>((acc + std::rotr(acc, 32)) >> 32);
-  return static_cast<uint16_t>((sum32 + std::rotr(sum32, 16)) >> 16);
-}
-
-// FoldBigEndian folds an accumulator of host-order words (AddHostOrder's)
-// to the big-endian 16-bit sum: Fold, byte-swapped on a little-endian
-// host. The swap is done before the fold, as a rotation of the accumulator
-// by 8 bits: a sum modulo 2^64 - 1 rotated left by 8 is the sum times 2^8
-// modulo 2^64 - 1, hence modulo 0xffff, which swaps the bytes of its fold
-// (RFC 1071 section 2(B)); zero stays zero and nothing else becomes zero,
-// so the result is exactly ByteSwap16(Fold(acc)). One rotate where
-// ByteSwap16 of the folded value took GCC 12 six shifts, moves and ors.
-[[gnu::always_inline]] inline uint16_t FoldBigEndian(uint64_t acc) {
-  if constexpr (std::endian::native == std::endian::little) {
-    return Fold(std::rotl(acc, 8));
-  } else {
-    return Fold(acc);
-  }
-}
-
-// AddEndAround adds `w` to `acc` modulo 2^64 - 1: the carry out of bit 63
-// is added back at bit 0 (RFC 1071 section 2(C)'s end-around carry).
-[[gnu::always_inline]] inline void AddEndAround(uint64_t& acc, uint64_t w) {
-  acc += w;
-  acc += acc < w;
-}
-
 // AddHostOrder returns `acc` plus the words of `bytes` as the host loads
 // them, mod 2^64 - 1 (a multiple of 0xffff, so the fold of the result is
 // the sum mod 0xffff), not folded.
@@ -92,19 +55,19 @@ inline uint64_t AddHostOrder(std::span<const uint8_t> bytes, uint64_t acc) {
   for (; n >= 8; p += 8, n -= 8) {
     uint64_t w;
     std::memcpy(&w, p, 8);
-    AddEndAround(acc, w);
+    acc = AddEndAround(acc, w);
   }
   if (n >= 4) {
     uint32_t w;
     std::memcpy(&w, p, 4);
-    AddEndAround(acc, w);
+    acc = AddEndAround(acc, w);
     p += 4;
     n -= 4;
   }
   if (n >= 2) {
     uint16_t w;
     std::memcpy(&w, p, 2);
-    AddEndAround(acc, w);
+    acc = AddEndAround(acc, w);
     p += 2;
     n -= 2;
   }
@@ -113,7 +76,7 @@ inline uint64_t AddHostOrder(std::span<const uint8_t> bytes, uint64_t acc) {
     const uint8_t last[2] = {p[0], 0};
     uint16_t w;
     std::memcpy(&w, last, 2);
-    AddEndAround(acc, w);
+    acc = AddEndAround(acc, w);
   }
   return acc;
 }
@@ -154,26 +117,22 @@ inline bool IsAllOnesSum(std::span<const uint8_t> bytes) {
   constexpr bool kLittle = std::endian::native == std::endian::little;
   uint64_t addresses;
   std::memcpy(&addresses, ip + 12, 8);
-  AddEndAround(acc, addresses);
+  acc = AddEndAround(acc, addresses);
   // Each word less than 2^16, so their sum is one addend.
   const uint64_t rest =
       kLittle ? uint64_t{ByteSwap16(protocol)} + ByteSwap16(transport_length)
               : uint64_t{protocol} + transport_length;
-  AddEndAround(acc, rest);
+  acc = AddEndAround(acc, rest);
   return acc;
 }
 
-// IPv4TransportInitial returns HeaderSum(header, PseudoSum(source,
-// destination, protocol, transport_length)) for the IPv4 header at `ip`
-// (its addresses at ip + 12, one 8-byte load) and a transport header
-// `header`: the `initial` with which the sum of the transport's payload
-// checks the transport. One accumulator, one fold and one byte swap, where
-// the two sums take two folds and a swap of every address word. Equal to
-// that value mod 0xffff (either zero may stand for the other).
-// The two common TCP headers, 20 bytes and 32 (with RFC 7323's aligned
-// timestamps), are added as straight-line loads; any other length goes
-// through AddHostOrder, which GCC 12 called out of line from VerifyFast
-// (38 instructions a frame, with the call's spills).
+// IPv4TransportInitial returns, mod 0xffff (either zero may stand for the
+// other), HeaderSum(header, PseudoSum(...)) for the IPv4 header at `ip` and
+// the transport header `header`: the `initial` with which the sum of the
+// transport's payload checks the transport. One accumulator, one fold and
+// one byte swap. The common TCP header sizes, 20 bytes and 32 (with RFC
+// 7323's aligned timestamps), are added as straight-line loads, so that
+// nothing here is called out of line from the fast path.
 [[gnu::always_inline]] inline uint16_t IPv4TransportInitial(
     const uint8_t* ip, std::span<const uint8_t> header, uint8_t protocol,
     uint16_t transport_length) {
@@ -184,15 +143,15 @@ inline bool IsAllOnesSum(std::span<const uint8_t> bytes) {
     uint32_t last;
     std::memcpy(w, p, 16);
     std::memcpy(&last, p + 16, 4);
-    AddEndAround(acc, w[0]);
-    AddEndAround(acc, w[1]);
-    AddEndAround(acc, last);
+    acc = AddEndAround(acc, w[0]);
+    acc = AddEndAround(acc, w[1]);
+    acc = AddEndAround(acc, last);
   } else if (header.size() == 32) {
     std::memcpy(w, p, 32);
-    AddEndAround(acc, w[0]);
-    AddEndAround(acc, w[1]);
-    AddEndAround(acc, w[2]);
-    AddEndAround(acc, w[3]);
+    acc = AddEndAround(acc, w[0]);
+    acc = AddEndAround(acc, w[1]);
+    acc = AddEndAround(acc, w[2]);
+    acc = AddEndAround(acc, w[3]);
   } else {
     acc = AddHostOrder(header, acc);
   }
@@ -221,36 +180,27 @@ inline uint16_t PseudoSum(const header::IPv6Address& source,
 }
 
 // EthernetIPv4Initial returns, for a frame `f` of untagged Ethernet and an
-// IPv4 header without options whose header checksum the caller has found
-// valid, the `initial` with which the Internet sum of the whole frame
-// checks its transport: checksum::Checksum(frame, EthernetIPv4Initial(...))
-// is, mod 0xffff, the sum of the transport's bytes (from offset 34) plus
-// its pseudo-header's (addresses, `protocol`, `transport_length`). That is
-// the pseudo-header's sum less the Ethernet header's, and less the IPv4
-// header's, which is nothing: a valid header sums to 0xffff, one's-
-// complement zero. The same value as
-// Subtract(PseudoSum(...), HeaderSum(frame's first 34 bytes)) mod 0xffff
-// (either zero may stand for the other, which a receiver's check accepts
-// alike), from one accumulator and one fold: 4 loads (the addresses as one
-// 8-byte word) where the two sums take 9 loads and two folds.
-// Reads f[0, 34). Always inlined: GCC 12 called it from VerifyFast, and
-// the call cost its caller's registers.
+// IPv4 header without options whose checksum the caller found valid, the
+// `initial` with which the sum of the whole frame checks its transport:
+// the pseudo-header's sum less the Ethernet header's (a valid IPv4 header
+// sums to one's-complement zero). Equal, mod 0xffff, to
+// Subtract(PseudoSum(...), HeaderSum(f's first 34 bytes)), from one
+// accumulator and one fold. Reads f[0, 34).
 [[gnu::always_inline]] inline uint16_t EthernetIPv4Initial(
     const uint8_t* f, uint8_t protocol, uint16_t transport_length) {
   // Words in host order, as HeaderSum adds them, mod 2^64 - 1 (a multiple
-  // of 0xffff), where -x is ~x. The link header's three loads written out:
-  // through AddHostOrder(span(f, 14)), which GCC 12 did not unroll here,
-  // VerifyBurst's loop took 57 instructions a frame more (callgrind).
+  // of 0xffff), where -x is ~x. The link header's three loads are written
+  // out so that they are unrolled wherever this is inlined.
   uint64_t link = 0;
   uint64_t w8;
   uint32_t w4;
   uint16_t w2;
   std::memcpy(&w8, f, 8);
-  AddEndAround(link, w8);
+  link = AddEndAround(link, w8);
   std::memcpy(&w4, f + 8, 4);
-  AddEndAround(link, w4);
+  link = AddEndAround(link, w4);
   std::memcpy(&w2, f + 12, 2);
-  AddEndAround(link, w2);
+  link = AddEndAround(link, w2);
   return FoldBigEndian(
       IPv4PseudoWords(f + 14, protocol, transport_length, ~link));
 }

@@ -158,7 +158,7 @@ TEST(HeaderSumTest, PseudoHeaderSumsEqualTheHeaderPackages) {
 }
 
 // A frame of untagged Ethernet, a valid IPv4 header without options and
-// `transport` bytes of random data, with the header's fields as MatchFast
+// `transport` bytes of random data, with the header's fields as ClassifyFast
 // takes them. `fill` < 0 for random header bytes, else every byte of the
 // link header and addresses set to it.
 std::vector<uint8_t> Frame(std::mt19937& rng, size_t transport, int fill,
