@@ -16,6 +16,8 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
@@ -25,14 +27,22 @@
 namespace ipsum::checksum {
 namespace {
 
-// The selection buffer: a full-size Ethernet payload and a 64-byte one at an
-// odd address, the two shapes that dominate a stack's checksum calls.
+// The three functions chosen, in the order of Speeds and Forced.
+enum Function { kSum, kCopy, kPieces, kFunctions };
+constexpr const char* kFunctionNames[kFunctions] = {"sum", "copy", "pieces"};
+
+// The workloads: a full-size Ethernet payload and a 64-byte one at an odd
+// address, the two shapes that dominate a stack's checksum calls; for the
+// sum of pieces the same bytes as a segment in three views and a 64-byte
+// one in two, each list led by a piece of odd length, as the lists are that
+// ChecksumPieces hands to the implementation whole (an even header piece
+// it sums on its own).
 constexpr size_t kLarge = 1500;
 constexpr size_t kSmall = 64;
-// Each trial runs kRounds of (one large + one small) sum, long enough (about
-// 0.3 us for the fastest) for a clock that ticks every 10-20 ns on some
-// virtual machines; the minimum over kTrials trials is kept, which discards
-// interrupts and cold caches. Total: tens of microseconds.
+// Each trial runs kRounds of (one large + one small) call, long enough
+// (about 0.3 us for the fastest) for a clock that ticks every 10-20 ns on
+// some virtual machines; the minimum over kTrials trials is kept, which
+// discards interrupts and cold caches. Total: tens of microseconds.
 constexpr int kRounds = 16;
 constexpr int kTrials = 9;
 // A later table entry (the table goes from plain to wide) wins unless it is
@@ -42,17 +52,21 @@ constexpr double kTieMargin = 1.03;
 
 using Clock = std::chrono::steady_clock;
 
-// Speeds is what Measure found: the best trial's time for the sums, and the
-// throughputs in GB/s.
+// Speeds is what Measure found for each function: the best trial's time and
+// the throughput in GB/s.
 struct Speeds {
-  double sum_ns;
-  double sum_gbps;
-  double copy_gbps;
+  double ns[kFunctions];
+  double gbps[kFunctions];
 };
 
-// Measure times `impl` (which must be supported) on the selection buffer.
-// The calls are independent (initial 0), as a stack's calls for different
-// packets are: throughput, not latency.
+// Nanoseconds returns the time from t0 to t1.
+double Nanoseconds(Clock::time_point t0, Clock::time_point t1) {
+  return std::chrono::duration<double, std::nano>(t1 - t0).count();
+}
+
+// Measure times `impl` (which must be supported) on each function's
+// workload. The calls are independent (initial 0), as a stack's calls for
+// different packets are: throughput, not latency.
 Speeds Measure(const internal::Implementation& impl) {
   alignas(64) uint8_t src[kLarge + kSmall + 64];
   alignas(64) uint8_t dst[kLarge + kSmall + 64];
@@ -61,11 +75,15 @@ Speeds Measure(const internal::Implementation& impl) {
   }
   const uint8_t* large = src;
   const uint8_t* small = src + kLarge + 1;
-  unsigned sink = impl.sum(large, kLarge, 0) + impl.sum(small, kSmall, 0) +
-                  impl.copy_sum(dst, large, kLarge, 0);  // warm up
-  double best_sum = std::numeric_limits<double>::infinity();
-  double best_copy = best_sum;
-  for (int t = 0; t < kTrials; ++t) {
+  const std::span<const uint8_t> large_pieces[] = {
+      {large, 511}, {large + 511, 600}, {large + 1111, kLarge - 1111}};
+  const std::span<const uint8_t> small_pieces[] = {{small, 31},
+                                                   {small + 31, kSmall - 31}};
+  constexpr size_t kStride = sizeof(std::span<const uint8_t>);
+  unsigned sink = 0;
+  double best[kFunctions];
+  for (double& b : best) b = std::numeric_limits<double>::infinity();
+  for (int t = -1; t < kTrials; ++t) {  // Trial -1 warms up.
     const Clock::time_point t0 = Clock::now();
     for (int r = 0; r < kRounds; ++r) {
       sink += impl.sum(large, kLarge, 0);
@@ -77,28 +95,94 @@ Speeds Measure(const internal::Implementation& impl) {
       sink += impl.copy_sum(dst + kLarge + 1, small, kSmall, 0);
     }
     const Clock::time_point t2 = Clock::now();
-    best_sum = std::min(
-        best_sum, std::chrono::duration<double, std::nano>(t1 - t0).count());
-    best_copy = std::min(
-        best_copy, std::chrono::duration<double, std::nano>(t2 - t1).count());
+    for (int r = 0; r < kRounds; ++r) {
+      sink += impl.sum_pieces(large_pieces, 3, kStride, 0);
+      sink += impl.sum_pieces(small_pieces, 2, kStride, 0);
+    }
+    const Clock::time_point t3 = Clock::now();
+    if (t < 0) continue;
+    best[kSum] = std::min(best[kSum], Nanoseconds(t0, t1));
+    best[kCopy] = std::min(best[kCopy], Nanoseconds(t1, t2));
+    best[kPieces] = std::min(best[kPieces], Nanoseconds(t2, t3));
   }
   __asm__ volatile("" : : "r"(sink));  // Keep the calls' results alive.
-  // Guard against a clock too coarse to see a trial.
-  best_sum = std::max(best_sum, 1.0);
-  best_copy = std::max(best_copy, 1.0);
+  Speeds speeds;
   const double bytes = double{kRounds} * (kLarge + kSmall);
-  return {best_sum, bytes / best_sum, bytes / best_copy};
+  for (int f = 0; f < kFunctions; ++f) {
+    // Guard against a clock too coarse to see a trial.
+    speeds.ns[f] = std::max(best[f], 1.0);
+    speeds.gbps[f] = bytes / speeds.ns[f];
+  }
+  return speeds;
 }
 
-std::string SupportedNames(std::span<const internal::Implementation> table) {
+// Forced is a parsed IPSUM_CHECKSUM_IMPL: the implementation named for
+// each function, empty where the choice is left to measurement.
+struct Forced {
+  std::string_view name[kFunctions];
+};
+
+// ParseForced parses IPSUM_CHECKSUM_IMPL's syntax (dispatch.h): items
+// separated by commas, each `name` or `function:name`.
+absl::StatusOr<Forced> ParseForced(std::string_view value) {
+  Forced forced;
+  if (value.empty()) return forced;
+  std::string_view bare;
+  bool named[kFunctions] = {};
+  size_t start = 0;
+  while (start <= value.size()) {
+    size_t end = value.find(',', start);
+    if (end == std::string_view::npos) end = value.size();
+    const std::string_view item = value.substr(start, end - start);
+    start = end + 1;
+    const size_t colon = item.find(':');
+    const std::string_view name =
+        colon == std::string_view::npos ? item : item.substr(colon + 1);
+    const auto invalid = [&](const std::string& why) {
+      return absl::InvalidArgumentError("malformed checksum implementation \"" +
+                                        std::string(value) + "\": " + why);
+    };
+    if (name.empty()) return invalid("empty implementation name");
+    if (colon == std::string_view::npos) {
+      if (!bare.empty()) return invalid("more than one name for all functions");
+      bare = name;
+      continue;
+    }
+    const std::string_view function = item.substr(0, colon);
+    int f = 0;
+    while (f < kFunctions && function != kFunctionNames[f]) ++f;
+    if (f == kFunctions) {
+      return invalid("unknown function \"" + std::string(function) +
+                     "\" (sum, copy or pieces)");
+    }
+    if (named[f]) return invalid("\"" + std::string(function) + "\" given twice");
+    named[f] = true;
+    forced.name[f] = name;
+  }
+  for (std::string_view& name : forced.name) {
+    if (name.empty()) name = bare;
+  }
+  return forced;
+}
+
+std::string Names(std::span<const internal::Implementation> table,
+                  bool supported_only) {
   std::string names;
   for (const internal::Implementation& impl : table) {
-    if (!impl.supported()) continue;
+    if (supported_only && !impl.supported()) continue;
     if (!names.empty()) names += ", ";
     names += impl.name;
   }
   return names;
 }
+
+// The implementations HideForTesting hides from Select.
+std::vector<std::string>& Hidden() {
+  static std::vector<std::string>* const hidden = new std::vector<std::string>;
+  return *hidden;
+}
+
+bool Unsupported() { return false; }
 
 const Selection& ProcessSelection() {
   // Leaked on purpose: usable until the very end of the process, including
@@ -142,10 +226,16 @@ constinit std::atomic<SumFn> active_sum{&ResolveSum};
 constinit std::atomic<CopySumFn> active_copy_sum{&ResolveCopySum};
 constinit std::atomic<SumPiecesFn> active_sum_pieces{&ResolveSumPieces};
 
+void HideForTesting(std::vector<std::string> names) {
+  Hidden() = std::move(names);
+}
+
 }  // namespace internal
 
 absl::StatusOr<Selection> internal::SelectFrom(
     std::span<const internal::Implementation> table, std::string_view forced) {
+  absl::StatusOr<Forced> parsed = ParseForced(forced);
+  if (!parsed.ok()) return parsed.status();
   Selection s;
   s.implementations.reserve(table.size());
   for (const internal::Implementation& impl : table) {
@@ -155,47 +245,62 @@ absl::StatusOr<Selection> internal::SelectFrom(
     s.implementations.push_back(std::move(info));
   }
 
-  size_t chosen = table.size();
-  if (!forced.empty()) {
+  // chosen[f] is the table index chosen for function f.
+  size_t chosen[kFunctions];
+  bool measure = false;
+  for (int f = 0; f < kFunctions; ++f) {
+    const std::string_view name = parsed->name[f];
+    chosen[f] = table.size();
+    if (name.empty()) {
+      measure = true;
+      continue;
+    }
     for (size_t i = 0; i < table.size(); ++i) {
-      if (forced == table[i].name) chosen = i;
+      if (name == table[i].name) chosen[f] = i;
     }
-    if (chosen == table.size()) {
-      std::string names;
-      for (const internal::Implementation& impl : table) {
-        if (!names.empty()) names += ", ";
-        names += impl.name;
-      }
+    if (chosen[f] == table.size()) {
       return absl::NotFoundError("unknown checksum implementation \"" +
-                                 std::string(forced) +
-                                 "\"; built in: " + names);
+                                 std::string(name) +
+                                 "\"; built in: " + Names(table, false));
     }
-    if (!s.implementations[chosen].supported) {
+    if (!s.implementations[chosen[f]].supported) {
       return absl::FailedPreconditionError(
-          "checksum implementation \"" + std::string(forced) +
-          "\" is not supported by this CPU; supported: " +
-          SupportedNames(table));
+          "checksum implementation \"" + std::string(name) +
+          "\" is not supported by this CPU; supported: " + Names(table, true));
     }
-    s.forced = true;
-  } else {
-    double best_ns = std::numeric_limits<double>::infinity();
+  }
+  if (measure) {
+    double best_ns[kFunctions];
+    for (double& b : best_ns) b = std::numeric_limits<double>::infinity();
     for (size_t i = 0; i < table.size(); ++i) {
       if (!s.implementations[i].supported) continue;
       const Speeds speeds = Measure(table[i]);
-      s.implementations[i].sum_gbps = speeds.sum_gbps;
-      s.implementations[i].copy_gbps = speeds.copy_gbps;
-      if (speeds.sum_ns <= best_ns * kTieMargin) {
-        chosen = i;
-        best_ns = std::min(best_ns, speeds.sum_ns);
+      s.implementations[i].sum_gbps = speeds.gbps[kSum];
+      s.implementations[i].copy_gbps = speeds.gbps[kCopy];
+      s.implementations[i].pieces_gbps = speeds.gbps[kPieces];
+      for (int f = 0; f < kFunctions; ++f) {
+        if (!parsed->name[f].empty()) continue;
+        if (speeds.ns[f] <= best_ns[f] * kTieMargin) {
+          chosen[f] = i;
+          best_ns[f] = std::min(best_ns[f], speeds.ns[f]);
+        }
       }
     }
   }
-  // The table is never empty and portable is always supported.
-  s.name = table[chosen].name;
-  s.sum = table[chosen].sum;
-  s.copy_sum = table[chosen].copy_sum;
-  s.sum_pieces = table[chosen].sum_pieces;
-  s.implementations[chosen].chosen = true;
+  // The table is never empty and portable is always supported, so every
+  // function has a choice.
+  s.sum_name = table[chosen[kSum]].name;
+  s.sum_forced = !parsed->name[kSum].empty();
+  s.sum = table[chosen[kSum]].sum;
+  s.implementations[chosen[kSum]].chosen_for_sum = true;
+  s.copy_name = table[chosen[kCopy]].name;
+  s.copy_forced = !parsed->name[kCopy].empty();
+  s.copy_sum = table[chosen[kCopy]].copy_sum;
+  s.implementations[chosen[kCopy]].chosen_for_copy = true;
+  s.pieces_name = table[chosen[kPieces]].name;
+  s.pieces_forced = !parsed->name[kPieces].empty();
+  s.sum_pieces = table[chosen[kPieces]].sum_pieces;
+  s.implementations[chosen[kPieces]].chosen_for_pieces = true;
   return s;
 }
 
@@ -211,7 +316,18 @@ Selection internal::SelectFromEnvironment(const char* value) {
 }
 
 absl::StatusOr<Selection> Select(std::string_view forced) {
-  return internal::SelectFrom(internal::CompiledImplementations(), forced);
+  const std::span<const internal::Implementation> compiled =
+      internal::CompiledImplementations();
+  const std::vector<std::string>& hidden = Hidden();
+  if (hidden.empty()) return internal::SelectFrom(compiled, forced);
+  std::vector<internal::Implementation> table(compiled.begin(),
+                                              compiled.end());
+  for (internal::Implementation& impl : table) {
+    if (std::find(hidden.begin(), hidden.end(), impl.name) != hidden.end()) {
+      impl.supported = &Unsupported;
+    }
+  }
+  return internal::SelectFrom(table, forced);
 }
 
 const Selection& Report() {
@@ -234,16 +350,36 @@ std::string FormatReport() {
     char line[160];
     if (info.supported && info.sum_gbps > 0) {
       std::snprintf(line, sizeof(line),
-                    "  %-12s supported    sum %6.1f GB/s  copy %6.1f GB/s",
-                    info.name.c_str(), info.sum_gbps, info.copy_gbps);
+                    "  %-12s supported    sum %6.1f GB/s  copy %6.1f GB/s  "
+                    "pieces %6.1f GB/s",
+                    info.name.c_str(), info.sum_gbps, info.copy_gbps,
+                    info.pieces_gbps);
     } else {
       std::snprintf(line, sizeof(line), "  %-12s %s", info.name.c_str(),
                     info.supported ? "supported" : "unsupported by this CPU");
     }
     out += line;
-    if (info.chosen) out += s.forced ? "  <- chosen (forced)" : "  <- chosen";
+    const bool chosen_for[kFunctions] = {
+        info.chosen_for_sum, info.chosen_for_copy, info.chosen_for_pieces};
+    const char* separator = "  <- chosen for ";
+    for (int f = 0; f < kFunctions; ++f) {
+      if (!chosen_for[f]) continue;
+      out += separator;
+      out += kFunctionNames[f];
+      separator = ", ";
+    }
     out += "\n";
   }
+  const std::string* names[kFunctions] = {&s.sum_name, &s.copy_name,
+                                          &s.pieces_name};
+  const bool forced[kFunctions] = {s.sum_forced, s.copy_forced,
+                                   s.pieces_forced};
+  out += "  chosen:";
+  for (int f = 0; f < kFunctions; ++f) {
+    out += std::string(f == 0 ? " " : ", ") + kFunctionNames[f] + " " +
+           *names[f] + (forced[f] ? " (forced)" : "");
+  }
+  out += "\n";
   if (!s.error.empty()) out += "  refused: " + s.error + "\n";
   return out;
 }

@@ -7,7 +7,8 @@
 // call. Constant-initialized, so usable from static initializers.
 //
 // Also the table-driven core of dispatch.h's Select, so that tests can hand
-// it a table with an unsupported entry.
+// it a table with an unsupported entry, and a hook that hides compiled
+// implementations from Select, so that the refusal paths run on any CPU.
 //
 // Not API: only //checksum's own sources and tests include it.
 
@@ -18,7 +19,9 @@
 #include <cstddef>
 #include <cstdint>
 #include <span>
+#include <string>
 #include <string_view>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "checksum/internal/impl.h"
@@ -40,6 +43,13 @@ absl::StatusOr<Selection> SelectFrom(std::span<const Implementation> table,
 // refuses the name, a line on stderr and an automatic choice whose `error`
 // says why.
 Selection SelectFromEnvironment(const char* value);
+
+// HideForTesting makes Select, and so the process-wide selection, treat the
+// named implementations as unsupported by this CPU: never timed, never
+// chosen, refused when forced. For tests only: call it before any other
+// thread uses the dispatcher, and before the first checksum for it to
+// affect the process-wide selection. An empty list hides none.
+void HideForTesting(std::vector<std::string> names);
 
 // active_sum is the SumFn in use.
 extern std::atomic<SumFn> active_sum;

@@ -8,7 +8,7 @@
 
 namespace ipsum::csum {
 
-std::string ActiveImplementationName() { return checksum::Report().name; }
+std::string ActiveImplementationName() { return checksum::Report().sum_name; }
 
 std::string CpuReport() {
   std::string report = checksum::FormatReport();
