@@ -2,11 +2,11 @@
 //
 // Fuzzes csum's capture reader: the input is a capture file (pcap or
 // pcapng, as on disk), written to a temporary file and read by
-// VerifyCapture through libpcap; then FixCapture rewrites it and the result
-// is verified again. Properties: nothing crashes or leaks; a file that
-// reads to its end reports one frame per visit; a fixed capture reads to
-// its end with the same number of packets and no bad checksum. Needs
-// libpcap: host only.
+// VerifyCapture; then FixCapture rewrites it and the result is verified
+// again. Properties: nothing crashes or leaks; a file that reads to its end
+// reports one frame per visit; fix succeeds where verify did, and its copy
+// has the same size, differs only in the bytes of bad checksum fields, and
+// reads to its end with the same number of packets and no bad checksum.
 
 #include <unistd.h>
 

@@ -1,0 +1,1 @@
+// Copyright 2026 The ipsum Authors. SPDX-License-Identifier: Apache-2.0
