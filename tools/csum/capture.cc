@@ -139,10 +139,6 @@ absl::StatusOr<std::unique_ptr<CaptureReader>> Open(const std::string& path,
   return CaptureReader::Open(std::move(*source), name);
 }
 
-std::string DisplayName(const std::string& path) {
-  return path == "-" ? "standard input" : path;
-}
-
 CaptureReport Verify(absl::StatusOr<std::unique_ptr<CaptureReader>> opened,
                      const std::string& path, const FrameVisitor& visit,
                      bool progress) {
@@ -182,6 +178,10 @@ CaptureReport Verify(absl::StatusOr<std::unique_ptr<CaptureReader>> opened,
 }
 
 }  // namespace
+
+std::string DisplayName(const std::string& path) {
+  return path == "-" ? "standard input" : path;
+}
 
 std::string CaptureReport::Title(const std::string& name) const {
   std::string link(LinkTypeName(linktype));

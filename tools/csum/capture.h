@@ -52,6 +52,10 @@ using FrameVisitor = std::function<void(uint64_t frame, const FrameCheck&)>;
 CaptureReport VerifyCapture(const std::string& path, const FrameVisitor& visit,
                             bool progress);
 
+// DisplayName is how messages name the capture at `path`: "standard
+// input" for "-", else the path.
+std::string DisplayName(const std::string& path);
+
 // VerifyStream is VerifyCapture over any ByteSource; `name` goes into
 // error messages.
 CaptureReport VerifyStream(std::unique_ptr<ByteSource> source,

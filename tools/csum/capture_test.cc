@@ -176,7 +176,8 @@ TEST(FixCapture, FixesEveryBadChecksumAndChangesNothingElse) {
         ASSERT_TRUE(more.ok()) << more.status();
         if (!*more) break;
         if (!rec.is_packet) continue;
-        for (const FieldCheck& f : CheckFrame(rec.linktype, rec.data).checks()) {
+        const FrameCheck c = CheckFrame(rec.linktype, rec.data);
+        for (const FieldCheck& f : c.checks()) {
           if (f.verdict != Verdict::kBad) continue;
           allowed.insert(rec.offset + rec.data_offset + f.offset);
           allowed.insert(rec.offset + rec.data_offset + f.offset + 1);

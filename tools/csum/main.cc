@@ -160,7 +160,9 @@ int RunVerify(const std::vector<std::string>& args) {
     out.Flush();
     if (report.status.ok() || report.tally.packets > 0) {
       absl::FPrintF(summary_stream, "%s%s", first ? "" : "\n",
-                    FormatSummary(report.Title(path), report.tally));
+                    FormatSummary(
+                        report.Title(DisplayName(path)),
+                        report.tally));
       first = false;
       std::fflush(summary_stream);
     }
@@ -189,7 +191,8 @@ int RunFix(const std::vector<std::string>& args) {
     return kExitUsage;
   }
   absl::PrintF("%s -> %s: %d packets, fixed %d checksums in %d packets\n",
-               args[0], args[1], report->packets, report->fields,
+               DisplayName(args[0]), args[1],
+               report->packets, report->fields,
                report->packets_fixed);
   return kExitOk;
 }
