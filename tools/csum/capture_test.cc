@@ -3,8 +3,9 @@
 // VerifyCapture and FixCapture on the bundled captures and on broken files:
 // every capture gives exactly its ground truth; a fixed capture has no bad
 // checksum left and differs from its input only in the bytes of the fields
-// that were bad, in either format; truncated, foreign and lying files are errors that name the file
-// and the byte offset, and are never read out of bounds.
+// that were bad, in either format; truncated, foreign and lying files are
+// errors that name the file and the byte offset, and are never read out of
+// bounds.
 
 #include "tools/csum/capture.h"
 
@@ -337,8 +338,8 @@ TEST(VerifyCapture, PcapngInterfacesOfDifferentLinkTypesEachKeepTheirOwn) {
   WriteFile(path, file);
   std::vector<FrameKind> kinds;
   CaptureReport r = VerifyCapture(
-      path,
-      [&](uint64_t, const FrameCheck& c) { kinds.push_back(c.kind); }, false);
+      path, [&](uint64_t, const FrameCheck& c) { kinds.push_back(c.kind); },
+      false);
   ASSERT_TRUE(r.status.ok()) << r.status;
   EXPECT_EQ(r.tally.packets, 2u);
   EXPECT_TRUE(r.mixed_linktypes);

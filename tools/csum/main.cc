@@ -159,10 +159,9 @@ int RunVerify(const std::vector<std::string>& args) {
     CaptureReport report = VerifyCapture(path, visit, /*progress=*/true);
     out.Flush();
     if (report.status.ok() || report.tally.packets > 0) {
-      absl::FPrintF(summary_stream, "%s%s", first ? "" : "\n",
-                    FormatSummary(
-                        report.Title(DisplayName(path)),
-                        report.tally));
+      absl::FPrintF(
+          summary_stream, "%s%s", first ? "" : "\n",
+          FormatSummary(report.Title(DisplayName(path)), report.tally));
       first = false;
       std::fflush(summary_stream);
     }
@@ -191,8 +190,7 @@ int RunFix(const std::vector<std::string>& args) {
     return kExitUsage;
   }
   absl::PrintF("%s -> %s: %d packets, fixed %d checksums in %d packets\n",
-               DisplayName(args[0]), args[1],
-               report->packets, report->fields,
+               DisplayName(args[0]), args[1], report->packets, report->fields,
                report->packets_fixed);
   return kExitOk;
 }

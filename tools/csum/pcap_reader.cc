@@ -175,21 +175,22 @@ absl::StatusOr<bool> CaptureReader::NextPcap(CaptureRecord* record) {
   if (*got == 0) return false;
   const uint64_t number = ++number_;
   if (*got < hlen) {
-    return Error("truncated: the file ends inside a record header", number, consumed_);
+    return Error("truncated: the file ends inside a record header", number,
+                 consumed_);
   }
   const uint32_t caplen = U32(buf_.data() + pos_ + 8);
   if (caplen > kMaxRecord - hlen) {
     return Error(absl::StrFormat("captured length %d is larger than csum "
                                  "accepts",
-                                 caplen)
-                     ,
+                                 caplen),
                  number, consumed_);
   }
   const size_t size = hlen + caplen;
   got = Fill(size);
   if (!got.ok()) return got.status();
   if (*got < size) {
-    return Error("truncated: the file ends inside a record's data", number, consumed_);
+    return Error("truncated: the file ends inside a record's data", number,
+                 consumed_);
   }
   record->number = number;
   record->raw = std::span<uint8_t>(buf_.data() + pos_, size);
@@ -210,7 +211,8 @@ absl::StatusOr<bool> CaptureReader::NextPcapng(CaptureRecord* record) {
   if (*got == 0) return false;
   const uint64_t number = ++number_;
   if (*got < 12) {
-    return Error("truncated: the file ends inside a block header", number, consumed_);
+    return Error("truncated: the file ends inside a block header", number,
+                 consumed_);
   }
   const uint8_t* p = buf_.data() + pos_;
   uint32_t type = U32(p);
@@ -231,8 +233,8 @@ absl::StatusOr<bool> CaptureReader::NextPcapng(CaptureRecord* record) {
   const uint32_t length = U32(p + 4);
   if (length < 12 || length % 4 != 0 || length > kMaxRecord ||
       (type == kShbType && length < 28)) {
-    return Error(absl::StrFormat("block length %d is invalid", length),
-                 number, consumed_);
+    return Error(absl::StrFormat("block length %d is invalid", length), number,
+                 consumed_);
   }
   got = Fill(length);
   if (!got.ok()) return got.status();
@@ -261,8 +263,8 @@ absl::StatusOr<bool> CaptureReader::NextPcapng(CaptureRecord* record) {
                    consumed_);
     }
   } else if (type == kIdbType) {
-    if (body_len < 8) return Error("a short Interface Description Block",
-                                   number, consumed_);
+    if (body_len < 8)
+      return Error("a short Interface Description Block", number, consumed_);
     if (interfaces_.size() >= kMaxInterfaces) {
       return Error("too many interfaces in one section", number, consumed_);
     }
@@ -303,8 +305,7 @@ absl::StatusOr<bool> CaptureReader::NextPcapng(CaptureRecord* record) {
       return Error(
           absl::StrFormat("a packet on interface %d, which the section has "
                           "not described",
-                          iface)
-              ,
+                          iface),
           number, consumed_);
     }
     record->is_packet = true;

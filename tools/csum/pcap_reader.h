@@ -99,7 +99,8 @@ class CaptureReader {
   // Fill makes `n` bytes available at buf_[pos_]; returns how many are
   // (fewer only at the end of the stream).
   absl::StatusOr<size_t> Fill(size_t n);
-  absl::Status Error(std::string_view what, uint64_t number, uint64_t offset) const;
+  absl::Status Error(std::string_view what, uint64_t number,
+                     uint64_t offset) const;
   absl::StatusOr<bool> NextPcap(CaptureRecord* record);
   absl::StatusOr<bool> NextPcapng(CaptureRecord* record);
   uint32_t U32(const uint8_t* p) const;

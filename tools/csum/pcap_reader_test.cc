@@ -80,10 +80,9 @@ struct Seen {
 // ReadAll reads `bytes` through the reader; the records' raw bytes must
 // tile the file exactly.
 absl::Status ReadAll(const std::string& bytes, size_t chunk,
-                     std::vector<Seen>* seen,
-                     CaptureFormat* format = nullptr) {
-  auto reader = CaptureReader::Open(
-      std::make_unique<StringSource>(bytes, chunk), "test");
+                     std::vector<Seen>* seen, CaptureFormat* format = nullptr) {
+  auto reader =
+      CaptureReader::Open(std::make_unique<StringSource>(bytes, chunk), "test");
   if (!reader.ok()) return reader.status();
   if (format) *format = (*reader)->format();
   std::string tiled;
@@ -235,8 +234,10 @@ std::string Pcapng(bool big_first, std::vector<Seen>* want) {
   }
   Epb(o2, 0, Payload(12, 'e'));
   file += o2.Take();
-  *want = {{0, true, 101, Payload(10, 'a')}, {0, true, 1, Payload(7, 'b')},
-           {0, true, 1, Payload(3, 'c')},    {0, true, 113, Payload(3, 'd')},
+  *want = {{0, true, 101, Payload(10, 'a')},
+           {0, true, 1, Payload(7, 'b')},
+           {0, true, 1, Payload(3, 'c')},
+           {0, true, 113, Payload(3, 'd')},
            {0, true, 113, Payload(12, 'e')}};
   return file;
 }
@@ -290,8 +291,8 @@ void ExpectBroken(const std::string& file, absl::StatusCode code,
 }
 
 TEST(CaptureReader, BrokenFilesAreTypedErrorsWithBlockAndOffset) {
-  ExpectBroken("GET / HTTP/1.1\r\n\r\nabcdefgh", absl::StatusCode::kInvalidArgument,
-               "not a capture");
+  ExpectBroken("GET / HTTP/1.1\r\n\r\nabcdefgh",
+               absl::StatusCode::kInvalidArgument, "not a capture");
   Out o;
   Shb(o);
   const std::string shb = o.Take();
@@ -300,11 +301,13 @@ TEST(CaptureReader, BrokenFilesAreTypedErrorsWithBlockAndOffset) {
   o.Block(1, std::string(8, '\0'));  // an IDB
   std::string bad = shb + o.Take();
   bad[at + 4] = 13;  // length not a multiple of 4
-  ExpectBroken(bad, absl::StatusCode::kDataLoss, "block length 13 is invalid " + where);
+  ExpectBroken(bad, absl::StatusCode::kDataLoss,
+               "block length 13 is invalid " + where);
   Idb(o, 1, 0);
   bad = shb + o.Take();
   bad[bad.size() - 4] = 24;  // trailing length differs
-  ExpectBroken(bad, absl::StatusCode::kDataLoss, "trailing length differs from its leading one " + where);
+  ExpectBroken(bad, absl::StatusCode::kDataLoss,
+               "trailing length differs from its leading one " + where);
   Epb(o, 0, "x");
   ExpectBroken(shb + o.Take(), absl::StatusCode::kDataLoss,
                "interface 0, which the section has not described " + where);
@@ -312,9 +315,9 @@ TEST(CaptureReader, BrokenFilesAreTypedErrorsWithBlockAndOffset) {
   Epb(o, 0, "abcd");
   bad = shb + o.Take();
   bad[at + 20 + 8 + 12] = 100;  // EPB caplen past its block
-  ExpectBroken(bad, absl::StatusCode::kDataLoss,
-               "exceeds its block (block 3, at byte offset " +
-                   std::to_string(at + 20));
+  ExpectBroken(
+      bad, absl::StatusCode::kDataLoss,
+      "exceeds its block (block 3, at byte offset " + std::to_string(at + 20));
   Out p;  // pcap: a 2 GiB record
   for (uint32_t v : {0xa1b2c3d4u, 0x00040002u, 0u, 0u, 65535u, 1u}) p.U32(v);
   const std::string header = p.Take();
@@ -377,8 +380,8 @@ TEST(CaptureReader, OffsetsPastFourGibibytes) {
   constexpr uint64_t kCount = 513;  // 513 * 8 MiB > 4 GiB
   const uint64_t last = 24 + kCount * (16 + kSize);
   ASSERT_GT(last, uint64_t{1} << 32);
-  auto reader = CaptureReader::Open(
-      std::make_unique<HugeSource>(kCount, kSize), "huge");
+  auto reader =
+      CaptureReader::Open(std::make_unique<HugeSource>(kCount, kSize), "huge");
   ASSERT_TRUE(reader.ok());
   CaptureRecord r;
   uint64_t packets = 0;
@@ -406,7 +409,8 @@ TEST(CaptureReader, OffsetsPastFourGibibytes) {
 uint16_t Checksum(const std::string& b, size_t at, size_t n) {
   uint32_t s = 0;
   for (size_t i = 0; i < n; i += 2) {
-    s += (static_cast<uint8_t>(b[at + i]) << 8) | static_cast<uint8_t>(b[at + i + 1]);
+    s += (static_cast<uint8_t>(b[at + i]) << 8) |
+         static_cast<uint8_t>(b[at + i + 1]);
   }
   while (s >> 16) s = (s & 0xffff) + (s >> 16);
   return static_cast<uint16_t>(~s);
