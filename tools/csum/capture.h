@@ -1,38 +1,35 @@
 // Copyright 2026 The ipsum Authors. SPDX-License-Identifier: Apache-2.0
 //
-// Reading and rewriting capture files with libpcap for `csum verify` and
-// `csum fix`. The frames libpcap returns go through CheckFrame (verify.h);
-// this layer only adds the file: opening it, telling pcap from pcapng,
-// mapping libpcap's DLT_ link type to the file's LINKTYPE_, locating a
-// record in the file, progress on a terminal, and naming the file and byte
-// offset when it breaks.
-//
-// Links libpcap, which has no big-endian mips64 build here: its targets are
-// tagged host_only. Everything that decides a verdict lives in verify.h and
-// report.h, which do not.
+// Reading and rewriting capture files for `csum verify` and `csum fix`.
+// Frames come from csum's own streaming reader (pcap_reader.h), each with
+// its own interface's link type, and go through CheckFrame (verify.h); this
+// layer adds the file: opening it ("-" is standard input), progress on a
+// terminal, and the rewritten copy. Memory does not grow with the file.
 
 #ifndef IPSUM_TOOLS_CSUM_CAPTURE_H_
 #define IPSUM_TOOLS_CSUM_CAPTURE_H_
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "tools/csum/pcap_reader.h"
 #include "tools/csum/report.h"
 #include "tools/csum/verify.h"
 
 namespace ipsum::csum {
 
-// CaptureFormat is the container format of a capture file.
-enum class CaptureFormat : uint8_t { kPcap, kPcapng };
-
 // CaptureReport is what VerifyCapture found in one file.
 struct CaptureReport {
-  // format and linktype (a LINKTYPE_ value) describe the file once opened.
+  // format and linktype (a LINKTYPE_ value: the file's, or a pcapng's
+  // first interface's) describe the file once opened; mixed_linktypes is
+  // set when a pcapng's interfaces differ in link type.
   CaptureFormat format = CaptureFormat::kPcap;
   uint32_t linktype = 0;
+  bool mixed_linktypes = false;
   // tally counts the frames read before the end of the file or an error.
   Tally tally;
   // status is OK, or why the file could not be opened or read to its end:
@@ -48,12 +45,21 @@ struct CaptureReport {
 // checks, in file order.
 using FrameVisitor = std::function<void(uint64_t frame, const FrameCheck&)>;
 
-// VerifyCapture reads the pcap or pcapng file at `path` through libpcap and
-// checks every frame, calling `visit` (if set) for each. With `progress`,
-// a line of progress is redrawn on stderr once the file has taken more
-// than a second, when stderr is a terminal.
+// VerifyCapture reads the pcap or pcapng file at `path` ("-": standard
+// input) and checks every frame, calling `visit` (if set) for each. With
+// `progress`, a line of progress is redrawn on stderr once the file has
+// taken more than a second, when stderr is a terminal.
 CaptureReport VerifyCapture(const std::string& path, const FrameVisitor& visit,
                             bool progress);
+
+// DisplayName is how messages name the capture at `path`: "standard
+// input" for "-", else the path.
+std::string DisplayName(const std::string& path);
+
+// VerifyStream is VerifyCapture over any ByteSource; `name` goes into
+// error messages.
+CaptureReport VerifyStream(std::unique_ptr<ByteSource> source,
+                           const std::string& name, const FrameVisitor& visit);
 
 // FixReport is what FixCapture did.
 struct FixReport {
@@ -65,14 +71,12 @@ struct FixReport {
   uint64_t packets_fixed = 0;
 };
 
-// FixCapture writes `out`, a copy of the capture `in` with every checksum
-// judged bad replaced by its computed value. A pcap input is copied byte
-// for byte and only the bytes of those fields change. A pcapng input is
-// written as pcap (libpcap writes no pcapng) with nanosecond timestamps,
-// keeping every packet's data, lengths and time; libpcap refuses a pcapng
-// whose interfaces have different link types, and so does FixCapture.
-// Refuses `out` naming the same file as `in`. On error `out` may be left
-// partly written.
+// FixCapture writes `out`, a copy of the capture `in` ("-": standard
+// input) in the same format with every checksum judged bad replaced by its
+// computed value: every other byte (file header, records, pcapng blocks of
+// every type with their options) is copied unchanged. Streams in constant
+// memory. Refuses `out` naming the same file as `in`. On error `out` may be
+// left partly written.
 absl::StatusOr<FixReport> FixCapture(const std::string& in,
                                      const std::string& out);
 

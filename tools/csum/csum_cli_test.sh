@@ -82,10 +82,25 @@ check "same size after fix" test "$(stat -L -c %s "$caps/ethernet.pcap")" -eq \
   "$(stat -L -c %s "$tmp/fixed.pcap")"
 check "fix changes at most the checksum bytes" test \
   "$(cmp -l "$caps/ethernet.pcap" "$tmp/fixed.pcap" | wc -l)" -le $((2 * nbad))
-"$csum" fix "$caps/ethernet-pcapng.pcapng" "$tmp/fixed-ng.pcap" >/dev/null; rc=$?
+"$csum" fix "$caps/ethernet-pcapng.pcapng" "$tmp/fixed.pcapng" >/dev/null; rc=$?
 check "fix pcapng exits 0" test "$rc" -eq 0
-"$csum" verify "$tmp/fixed-ng.pcap" >/dev/null; rc=$?
+"$csum" verify "$tmp/fixed.pcapng" >"$tmp/v"; rc=$?
 check "fixed pcapng verifies" test "$rc" -eq 0
+check "fixed pcapng stays pcapng" grep -q "fixed.pcapng: pcapng, ethernet" "$tmp/v"
+nbad=$(awk -F'\t' '$3 == "bad"' "$caps/ethernet-pcapng.tsv" | wc -l)
+check "fix pcapng changes at most the checksum bytes" test \
+  "$(cmp -l "$caps/ethernet-pcapng.pcapng" "$tmp/fixed.pcapng" | wc -l)" -le $((2 * nbad))
+
+# Standard input: '-' for verify and for fix's input, through a pipe.
+cat "$caps/ethernet.pcap" | "$csum" verify --format=tsv - >"$tmp/stdin.tsv" 2>"$tmp/stdin.err"
+check "verify - reads a pipe" cmp -s "$tmp/stdin.tsv" "$caps/ethernet.tsv"
+check "verify - is named standard input" grep -q "^standard input: pcap, ethernet" "$tmp/stdin.err"
+cat "$caps/ethernet-pcapng.pcapng" | "$csum" fix - "$tmp/stdin-fixed.pcapng" >/dev/null; rc=$?
+check "fix - OUT exits 0" test "$rc" -eq 0
+check "fix - OUT writes what fix IN OUT writes" cmp -s "$tmp/stdin-fixed.pcapng" "$tmp/fixed.pcapng"
+head -c 300 "$caps/ethernet.pcap" | "$csum" verify - >/dev/null 2>"$tmp/err"; rc=$?
+check "a cut stream exits 2" test "$rc" -eq 2
+check "a cut stream is named" grep -q "^csum: standard input: truncated" "$tmp/err"
 "$csum" fix "$caps/raw.pcap" 2>"$tmp/err"; rc=$?
 check "fix needs two arguments" test "$rc" -eq 2
 
@@ -108,7 +123,7 @@ check "unknown verify option exits 2" test "$rc" -eq 2
 check "fix of a truncated file exits 2" test "$rc" -eq 2
 
 # A clean capture exits 0.
-"$csum" verify "$tmp/fixed.pcap" "$tmp/fixed-ng.pcap" >/dev/null; rc=$?
+"$csum" verify "$tmp/fixed.pcap" "$tmp/fixed.pcapng" >/dev/null; rc=$?
 check "all good exits 0" test "$rc" -eq 0
 
 # Progress is silent when stderr is not a terminal.

@@ -65,9 +65,10 @@ constexpr char kUsage[] =
     "                (frame layer verdict stored computed csum_off); json:\n"
     "                the same as JSON lines. tsv/json print the summary on\n"
     "                stderr. Several captures add a 'file' column.\n"
-    "  fix IN OUT    copy capture IN to OUT with every bad checksum\n"
-    "                corrected (pcap: only the checksum bytes change; pcapng\n"
-    "                is written as pcap with the same packets)\n"
+    "                CAPTURE '-' reads standard input.\n"
+    "  fix IN OUT    copy capture IN ('-': standard input) to OUT in the\n"
+    "                same format with every bad checksum corrected; only\n"
+    "                the checksum bytes change\n"
     "  --cpu         the checksum implementations built in, their measured\n"
     "                speed and the one chosen\n"
     "  help          print this message\n"
@@ -158,8 +159,9 @@ int RunVerify(const std::vector<std::string>& args) {
     CaptureReport report = VerifyCapture(path, visit, /*progress=*/true);
     out.Flush();
     if (report.status.ok() || report.tally.packets > 0) {
-      absl::FPrintF(summary_stream, "%s%s", first ? "" : "\n",
-                    FormatSummary(report.Title(path), report.tally));
+      absl::FPrintF(
+          summary_stream, "%s%s", first ? "" : "\n",
+          FormatSummary(report.Title(DisplayName(path)), report.tally));
       first = false;
       std::fflush(summary_stream);
     }
@@ -187,12 +189,9 @@ int RunFix(const std::vector<std::string>& args) {
     absl::FPrintF(stderr, "csum: %s\n", report.status().message());
     return kExitUsage;
   }
-  absl::PrintF("%s -> %s: %d packets, fixed %d checksums in %d packets%s\n",
-               args[0], args[1], report->packets, report->fields,
-               report->packets_fixed,
-               report->format == CaptureFormat::kPcapng
-                   ? " (pcapng input written as pcap)"
-                   : "");
+  absl::PrintF("%s -> %s: %d packets, fixed %d checksums in %d packets\n",
+               DisplayName(args[0]), args[1], report->packets, report->fields,
+               report->packets_fixed);
   return kExitOk;
 }
 
