@@ -17,6 +17,7 @@
 
 #include <pcap/pcap.h>
 
+#include <array>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -236,8 +237,13 @@ struct Datagram {
   bool has_transport_header = false;
   Proto proto = Proto::kOther;
   uint16_t tp_correct = 0;
+  // tp_pseudo holds the folded pseudo-header sums with and without the
+  // transport length: the values an offloading host stores (TCP, UDP).
+  std::optional<std::array<uint16_t, 2>> tp_pseudo;
   // judgeable is false for a fragment.
   bool fragment = false;
+  // bad_length: the UDP length contradicts the IP length.
+  bool bad_length = false;
   // declared_length is the IP length field's value (v6: 40 + payload
   // length); more than bytes.size() for a lying length.
   size_t declared_length = 0;
@@ -289,9 +295,24 @@ uint16_t Seal(Transport& t, uint16_t pseudo) {
   return c;
 }
 
+// OffloadValues returns the pseudo-header sums an offloading host leaves in
+// a TCP or UDP checksum field.
+template <typename Address>
+std::optional<std::array<uint16_t, 2>> OffloadValues(const Transport& t,
+                                                     const Address& src,
+                                                     const Address& dst) {
+  if (t.proto != Proto::kTCP && t.proto != Proto::kUDP) return std::nullopt;
+  const uint8_t p = ProtocolNumber(t.proto);
+  return std::array<uint16_t, 2>{
+      header::PseudoHeaderSum(src, dst, p,
+                              static_cast<uint16_t>(t.bytes.size())),
+      header::PseudoHeaderSum(src, dst, p, 0)};
+}
+
 Datagram V4(Transport t, const V4Options& o = {}) {
   Datagram d;
   d.tp_correct = Seal(t, V4Pseudo(t, o));
+  d.tp_pseudo = OffloadValues(t, kSrc4, o.final_destination.value_or(kDst4));
   Bytes ip = IPv4Header(t.bytes.size(), ProtocolNumber(t.proto), o);
   d.ip_header_length = ip.size();
   d.ip_correct = LoadBig16(ip.data() + 10);
@@ -388,6 +409,7 @@ Datagram V6(Transport t, const V6Options& o = {}) {
   Datagram d;
   d.v4 = false;
   d.tp_correct = Seal(t, V6Pseudo(t, o.final_destination));
+  d.tp_pseudo = OffloadValues(t, kSrc6, o.final_destination);
   uint8_t next = o.extension.empty() ? ProtocolNumber(t.proto) : o.first_type;
   Bytes ip =
       IPv6Header(o.extension.size() + t.bytes.size(), next, o.destination);
@@ -438,6 +460,7 @@ struct Expect {
   std::optional<uint16_t> stored;
   std::optional<uint16_t> computed;
   std::optional<size_t> offset;
+  std::string reason;
 };
 
 struct Frame {
@@ -494,13 +517,14 @@ Frame Framed(const Bytes& link, const Datagram& d, const Damage& damage = {},
   f.caplen = damage.caplen ? damage.caplen : f.bytes.size();
   const size_t captured_end = std::min(f.caplen, net + d.bytes.size());
   if (d.v4) {
-    Expect e{"ipv4", "unverified", {}, {}, {}};
+    Expect e{"ipv4", "unverified", {}, {}, {}, "truncated"};
     if (ip_field + 2 <= captured_end) {
       e.stored = LoadBig16(f.bytes.data() + ip_field);
       e.offset = ip_field;
       if (net + d.ip_header_length <= captured_end) {
         e.verdict = VerdictFor(*e.stored, d.ip_correct);
         e.computed = d.ip_correct;
+        e.reason = e.verdict == "bad" && *e.stored == 0 ? "offload" : "";
       }
     }
     f.expects.push_back(e);
@@ -512,16 +536,26 @@ Frame Framed(const Bytes& link, const Datagram& d, const Damage& damage = {},
   if (!d.has_transport_header) return f;
   if (d.proto == Proto::kICMPv4 && !d.v4) return f;
   if (d.proto == Proto::kICMPv6 && d.v4) return f;
-  Expect e{LayerOf(d.proto), "unverified", {}, {}, {}};
+  Expect e{LayerOf(d.proto), "unverified", {}, {}, {}, "truncated"};
   if (tp_field + 2 <= captured_end) {
     e.stored = LoadBig16(f.bytes.data() + tp_field);
     e.offset = tp_field;
     const bool whole = net + d.declared_length <= captured_end;
     if (d.proto == Proto::kUDP && d.v4 && *e.stored == 0) {
       e.verdict = "none";
-    } else if (whole && !d.fragment) {
+      e.reason = "";
+    } else if (d.fragment) {
+      e.reason = "fragment";
+    } else if (d.bad_length) {
+      e.reason = "bad-length";
+    } else if (whole) {
       e.verdict = VerdictFor(*e.stored, d.tp_correct);
       e.computed = d.tp_correct;
+      e.reason = "";
+      const bool offload =
+          d.tp_pseudo && (*e.stored == 0 || *e.stored == (*d.tp_pseudo)[0] ||
+                          *e.stored == (*d.tp_pseudo)[1]);
+      if (e.verdict == "bad" && offload) e.reason = "offload";
     }
   }
   f.expects.push_back(e);
@@ -708,6 +742,35 @@ std::vector<Frame> EthernetFrames() {
     o.extra_length = 64;
     add(V4(TCP(40, ++seed), o));
   }
+  // Checksum offload on the capturing host: the TCP or UDP field holds the
+  // folded pseudo-header sum (with the length, as Linux leaves it, or
+  // without), or zero; an IPv4 header checksum left zero.
+  {
+    Datagram d = V4(TCP(90, ++seed));
+    add(d, TpStored((*d.tp_pseudo)[0]));
+    Datagram e = V6(TCP(90, ++seed));
+    add(e, TpStored((*e.tp_pseudo)[1]));
+    Datagram u = V6(UDP(70, ++seed));
+    add(u, TpStored((*u.tp_pseudo)[0]));
+    Datagram z = V4(TCP(30, ++seed));
+    add(z, TpStored(0));
+    Datagram h = V4(UDP(30, ++seed));
+    add(h, IpStored(0));
+  }
+  // A UDP length that contradicts the IP length: past the IP payload, and
+  // below the UDP header's own size.
+  {
+    Transport t = UDP(40, ++seed);
+    StoreBig16(t.bytes.data() + 4, 200);
+    Datagram d = V4(t);
+    d.bad_length = true;
+    add(d);
+    Transport s6 = UDP(40, ++seed);
+    StoreBig16(s6.bytes.data() + 4, 4);
+    Datagram d6 = V6(s6);
+    d6.bad_length = true;
+    add(d6);
+  }
   // Ethernet padding after a short datagram is no part of it.
   add(V4(UDP(4, ++seed)), {}, 0, 60);
   {
@@ -767,7 +830,8 @@ std::vector<Frame> EthernetFrames() {
 void WriteTruth(const std::string& path, const std::vector<Frame>& frames) {
   FILE* f = std::fopen(path.c_str(), "w");
   Check(f != nullptr, "cannot write ground truth");
-  std::fputs("frame\tlayer\tverdict\tstored\tcomputed\tcsum_off\n", f);
+  std::fputs("frame\tlayer\tverdict\tstored\tcomputed\tcsum_off\treason\n",
+             f);
   for (size_t i = 0; i < frames.size(); ++i) {
     for (const Expect& e : frames[i].expects) {
       std::fprintf(f, "%zu\t%s\t%s\t", i + 1, e.layer.c_str(),
@@ -777,7 +841,7 @@ void WriteTruth(const std::string& path, const std::vector<Frame>& frames) {
       if (e.computed) std::fprintf(f, "0x%04x", *e.computed);
       std::fputc('\t', f);
       if (e.offset) std::fprintf(f, "%zu", *e.offset);
-      std::fputc('\n', f);
+      std::fprintf(f, "\t%s\n", e.reason.c_str());
     }
   }
   std::fclose(f);

@@ -186,6 +186,23 @@ void Add(FrameCheck& out, const FieldCheck& f) {
   out.fields[out.field_count++] = f;
 }
 
+// Unverified records `f` as unverified for `reason`.
+void Unverified(FrameCheck& out, FieldCheck f, Reason reason) {
+  f.verdict = Verdict::kUnverified;
+  f.reason = reason;
+  Add(out, f);
+}
+
+// MarkOffload gives a bad field the reason `offload` when its stored value
+// is one an offloading host leaves: zero, or one of `pseudo_sums` (the
+// folded pseudo-header sums with and without the transport length).
+void MarkOffload(FieldCheck& f, std::span<const uint16_t> pseudo_sums) {
+  if (f.verdict != Verdict::kBad) return;
+  bool offload = f.stored == 0;
+  for (uint16_t p : pseudo_sums) offload = offload || f.stored == p;
+  if (offload) f.reason = Reason::kOffload;
+}
+
 // CheckIPv4Header judges the header checksum when the whole header is
 // captured.
 void CheckIPv4Header(const Datagram& d, FrameCheck& out) {
@@ -193,9 +210,13 @@ void CheckIPv4Header(const Datagram& d, FrameCheck& out) {
   FieldCheck f = StartField(d, Layer::kIPv4, d.network + kIPv4ChecksumOffset);
   if (p.ok()) {
     const size_t end = d.network + p.network_header_length;
-    if (CoveredCaptured(d, f, end)) Judge(d, d.network, end, 0, false, f);
+    if (CoveredCaptured(d, f, end)) {
+      Judge(d, d.network, end, 0, false, f);
+      MarkOffload(f, {});
+      return Add(out, f);
+    }
   }
-  Add(out, f);
+  Unverified(out, f, Reason::kTruncated);
 }
 
 // CheckTransport judges the TCP, UDP, ICMPv4 or ICMPv6 checksum of a
@@ -233,50 +254,62 @@ void CheckTransport(const Datagram& d, FrameCheck& out) {
   }
   // A field the IP length leaves out is not part of the datagram.
   FieldCheck f;
-  if (t + field_offset + 2 <= declared_end) {
-    f = StartField(d, layer, t + field_offset);
-  } else {
+  if (t + field_offset + 2 > declared_end) {
     f.layer = layer;
-    f.verdict = Verdict::kUnverified;
+    return Unverified(out, f, Reason::kBadLength);
   }
-  if (!f.has_stored) return Add(out, f);
+  f = StartField(d, layer, t + field_offset);
+  if (!f.has_stored) return Unverified(out, f, Reason::kTruncated);
 
   // UDP's length may cover less than the IP payload (the rest is padding a
   // receiver trims), never more.
   size_t end = declared_end;
   size_t length = p.transport_length;
+  if (layer == Layer::kUDP && v4 && f.stored == 0) {
+    f.verdict = Verdict::kNone;  // RFC 768: no checksum was generated.
+    return Add(out, f);
+  }
+  // A fragment's transport checksum covers the reassembled datagram (and a
+  // UDP length there covers more than this fragment).
+  if (p.is_fragment) return Unverified(out, f, Reason::kFragment);
   if (layer == Layer::kUDP) {
-    if (v4 && f.stored == 0) {
-      f.verdict = Verdict::kNone;  // RFC 768: no checksum was generated.
-      return Add(out, f);
+    if (t + kUDPHeaderSize > d.captured_end) {
+      return Unverified(out, f, Reason::kTruncated);
     }
-    if (t + kUDPHeaderSize > d.captured_end) return Add(out, f);
     length = LoadBig16(d.frame.data() + t + kUDPLengthOffset);
     if (length < kUDPHeaderSize || length > p.transport_length) {
-      return Add(out, f);  // the lengths contradict each other
+      return Unverified(out, f, Reason::kBadLength);
     }
     end = t + length;
   }
-  // A fragment's transport checksum covers the reassembled datagram.
-  if (p.is_fragment || end > d.captured_end) return Add(out, f);
+  if (end > d.captured_end) return Unverified(out, f, Reason::kTruncated);
 
-  uint16_t pseudo = 0;
+  // pseudo[0] is the pseudo-header sum; pseudo[1] the same without the
+  // transport length, which some offloading hosts store.
+  uint16_t pseudo[2] = {0, 0};
   const uint8_t* ip = d.frame.data() + d.network;
   if (v4) {
     if (layer != Layer::kICMPv4) {
-      pseudo = header::PseudoHeaderSum(
-          header::IPv4Address::From(ip + kIPv4SourceOffset),
-          IPv4FinalDestination(d, p.network_header_length),
-          p.transport_protocol, static_cast<uint16_t>(length));
+      const auto src = header::IPv4Address::From(ip + kIPv4SourceOffset);
+      const auto dst = IPv4FinalDestination(d, p.network_header_length);
+      pseudo[0] = header::PseudoHeaderSum(src, dst, p.transport_protocol,
+                                          static_cast<uint16_t>(length));
+      pseudo[1] = header::PseudoHeaderSum(src, dst, p.transport_protocol, 0);
     }
   } else {
     header::IPv6Address dst;
-    if (!IPv6FinalDestination(d, dst)) return Add(out, f);
-    pseudo = header::PseudoHeaderSum(
-        header::IPv6Address::From(ip + kIPv6SourceOffset), dst,
-        p.transport_protocol, static_cast<uint32_t>(length));
+    if (!IPv6FinalDestination(d, dst)) {
+      return Unverified(out, f, Reason::kRoutingHeader);
+    }
+    const auto src = header::IPv6Address::From(ip + kIPv6SourceOffset);
+    pseudo[0] = header::PseudoHeaderSum(src, dst, p.transport_protocol,
+                                        static_cast<uint32_t>(length));
+    pseudo[1] = header::PseudoHeaderSum(src, dst, p.transport_protocol, 0);
   }
-  Judge(d, t, end, pseudo, layer == Layer::kUDP, f);
+  Judge(d, t, end, pseudo[0], layer == Layer::kUDP, f);
+  // Hosts offload the TCP and UDP checksums; ICMP's are computed by the
+  // stack, so a bad one there has no offload explanation.
+  if (layer == Layer::kTCP || layer == Layer::kUDP) MarkOffload(f, pseudo);
   Add(out, f);
 }
 
@@ -294,6 +327,24 @@ std::string_view LayerName(Layer layer) {
       return "icmpv4";
     case Layer::kICMPv6:
       return "icmpv6";
+  }
+  return "?";
+}
+
+std::string_view ReasonName(Reason reason) {
+  switch (reason) {
+    case Reason::kNone:
+      return "";
+    case Reason::kOffload:
+      return "offload";
+    case Reason::kTruncated:
+      return "truncated";
+    case Reason::kFragment:
+      return "fragment";
+    case Reason::kBadLength:
+      return "bad-length";
+    case Reason::kRoutingHeader:
+      return "routing-header";
   }
   return "?";
 }

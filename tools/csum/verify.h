@@ -23,6 +23,12 @@
 // An IPv4 header checksum is judged whenever the header itself was
 // captured, whatever happened to the rest of the datagram.
 //
+// Every bad and unverified verdict carries a Reason. A bad IPv4, TCP or UDP
+// checksum whose stored value is zero, or the folded pseudo-header sum with
+// or without the transport length, is `offload`: the capturing host handed
+// the packet to a NIC that fills the checksum in on the way out, and the
+// capture saw it before the NIC did. Any other bad value has no reason.
+//
 // Negative zero. One's-complement arithmetic has two zeros, 0x0000 and
 // 0xffff. A sender that computes a checksum from scratch stores ~sum; the sum
 // of data that is not all zero is never 0x0000 (end-around carry turns it
@@ -81,10 +87,38 @@ inline constexpr size_t kVerdictCount = 4;
 // VerdictName returns "good", "bad", "unverified" or "none".
 std::string_view VerdictName(Verdict verdict);
 
+// Reason says why a field is bad or unverified; kNone for good and none
+// verdicts, and for a bad value that matches no known cause.
+enum class Reason : uint8_t {
+  kNone,
+  // bad: the stored value is the one an offloading host leaves (zero, or
+  // the folded pseudo-header sum); see the file comment.
+  kOffload,
+  // unverified: a covered byte is not in the capture.
+  kTruncated,
+  // unverified: the datagram is a fragment.
+  kFragment,
+  // unverified: a length field contradicts the one around it (a UDP length
+  // below 8 or past the IP payload, an IP length too short to hold the
+  // field).
+  kBadLength,
+  // unverified: an IPv6 Routing header of a type csum does not read hides
+  // the pseudo-header's final destination.
+  kRoutingHeader,
+};
+
+// kReasonCount is the number of Reason values.
+inline constexpr size_t kReasonCount = 6;
+
+// ReasonName returns "", "offload", "truncated", "fragment", "bad-length"
+// or "routing-header".
+std::string_view ReasonName(Reason reason);
+
 // FieldCheck is the verdict on one checksum field of a frame.
 struct FieldCheck {
   Layer layer = Layer::kIPv4;
   Verdict verdict = Verdict::kUnverified;
+  Reason reason = Reason::kNone;
   // has_stored is true when the field's two bytes are in the capture; then
   // `stored` is its value and `offset` where it starts, counted from the
   // first byte of the frame, link-layer header included.
