@@ -301,8 +301,8 @@ CaptureReport VerifyCapture(const std::string& path, const FrameVisitor& visit,
     }
     // pcapng interfaces may differ in link type; libpcap refuses those
     // that differ from the first, so the capture's type holds throughout.
-    FrameCheck check = CheckFrame(report.linktype,
-                                  std::span<const uint8_t>(data, hdr->caplen));
+    FrameCheck check = CheckFrame(
+        report.linktype, std::span<const uint8_t>(data, hdr->caplen), hdr->len);
     report.tally.Add(check);
     if (visit) visit(frame, check);
     offsets.Advance(*hdr);
@@ -360,7 +360,7 @@ absl::StatusOr<FixReport> FixCapture(const std::string& in,
       return RecordError(in, p, report.packets, start);
     }
     std::span<const uint8_t> frame(data, hdr->caplen);
-    FrameCheck check = CheckFrame(linktype, frame);
+    FrameCheck check = CheckFrame(linktype, frame, hdr->len);
     offsets.Advance(*hdr);
     bool bad =
         check.field_count > 0 &&

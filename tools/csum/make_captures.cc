@@ -245,7 +245,7 @@ struct Datagram {
   // bad_length: the UDP length contradicts the IP length.
   bool bad_length = false;
   // declared_length is the IP length field's value (v6: 40 + payload
-  // length); more than bytes.size() for a lying length.
+  // length); more than bytes.size() for a lying length, 0 for TSO.
   size_t declared_length = 0;
 };
 
@@ -254,8 +254,10 @@ struct V4Options {
   // final_destination is the address the pseudo-header carries when a
   // source route is not used up.
   std::optional<header::IPv4Address> final_destination;
-  // extra_length is added to Total Length (a lying length).
+  // extra_length is added to Total Length (a lying length, or a TSO
+  // super-packet's); zero_length stores 0 there (TSO).
   size_t extra_length = 0;
+  bool zero_length = false;
 };
 
 Bytes IPv4Header(size_t payload_length, uint8_t protocol, const V4Options& o,
@@ -276,6 +278,11 @@ Bytes IPv4Header(size_t payload_length, uint8_t protocol, const V4Options& o,
   f.options = o.options;
   Bytes b(header::IPv4::HeaderSize(f));
   CheckOk(header::IPv4::Encode(f, b), "IPv4 encode");
+  if (o.zero_length) {  // what a TSO sender may leave; re-sealed
+    StoreBig16(b.data() + 2, 0);
+    StoreBig16(b.data() + 10, 0);
+    StoreBig16(b.data() + 10, static_cast<uint16_t>(~checksum::Checksum(b)));
+  }
   return b;
 }
 
@@ -317,7 +324,7 @@ Datagram V4(Transport t, const V4Options& o = {}) {
   d.ip_header_length = ip.size();
   d.ip_correct = LoadBig16(ip.data() + 10);
   d.bytes = Concat(ip, t.bytes);
-  d.declared_length = d.bytes.size() + o.extra_length;
+  d.declared_length = o.zero_length ? 0 : d.bytes.size() + o.extra_length;
   d.has_transport_header = t.proto != Proto::kOther;
   d.proto = t.proto;
   return d;
@@ -516,6 +523,11 @@ Frame Framed(const Bytes& link, const Datagram& d, const Damage& damage = {},
     StoreBig16(f.bytes.data() + tp_field, *damage.tp_stored);
   f.caplen = damage.caplen ? damage.caplen : f.bytes.size();
   const size_t captured_end = std::min(f.caplen, net + d.bytes.size());
+  // A TSO super-packet: an IPv4 length of 0 or past the frame, nothing cut.
+  // It is judged over the bytes the frame has (verify.h).
+  const bool tso = d.v4 && f.caplen == f.bytes.size() &&
+                   (d.declared_length == 0 ||
+                    net + d.declared_length > f.bytes.size());
   if (d.v4) {
     Expect e{"ipv4", "unverified", {}, {}, {}, "truncated"};
     if (ip_field + 2 <= captured_end) {
@@ -540,7 +552,7 @@ Frame Framed(const Bytes& link, const Datagram& d, const Damage& damage = {},
   if (tp_field + 2 <= captured_end) {
     e.stored = LoadBig16(f.bytes.data() + tp_field);
     e.offset = tp_field;
-    const bool whole = net + d.declared_length <= captured_end;
+    const bool whole = tso || net + d.declared_length <= captured_end;
     if (d.proto == Proto::kUDP && d.v4 && *e.stored == 0) {
       e.verdict = "none";
       e.reason = "";
@@ -556,6 +568,7 @@ Frame Framed(const Bytes& link, const Datagram& d, const Damage& damage = {},
           d.tp_pseudo && (*e.stored == 0 || *e.stored == (*d.tp_pseudo)[0] ||
                           *e.stored == (*d.tp_pseudo)[1]);
       if (e.verdict == "bad" && offload) e.reason = "offload";
+      if (tso) e.reason += e.reason.empty() ? "tso" : ",tso";
     }
   }
   f.expects.push_back(e);
@@ -735,12 +748,20 @@ std::vector<Frame> EthernetFrames() {
   add(V4(UDP(10, ++seed)), Cut(14 + 8));
   add(V6(UDP(300, ++seed)), Cut(14 + 40 + 4));
   add(V6(ICMPv6Echo(300, ++seed)), Cut(14 + 40 + 8 + 100));
-  // A Total Length that runs past the bytes sent (a lying length): the
-  // header checksum is judged, the transport's cannot be.
+  // A Total Length that runs past the bytes sent, nothing cut, or a Total
+  // Length of 0: TSO super-packets, judged over the bytes the frame has.
+  // The same cut by the capture: unverified.
   {
     V4Options o;
     o.extra_length = 64;
     add(V4(TCP(40, ++seed), o));
+    V4Options zero;
+    zero.zero_length = true;
+    add(V4(TCP(1400, ++seed), zero));
+    Datagram d = V4(TCP(2000, ++seed), zero);
+    add(d, TpStored((*d.tp_pseudo)[1]));
+    add(V4(UDP(300, ++seed), o));
+    add(V4(TCP(300, ++seed), o), Cut(14 + 20 + 20 + 100));
   }
   // Checksum offload on the capturing host: the TCP or UDP field holds the
   // folded pseudo-header sum (with the length, as Linux leaves it, or

@@ -15,6 +15,14 @@ namespace {
 constexpr Layer kLayers[] = {Layer::kIPv4, Layer::kTCP, Layer::kUDP,
                              Layer::kICMPv4, Layer::kICMPv6};
 
+// ReasonText is the `reason` column of `f`: its Reason, and "tso" for a
+// field judged over a TSO super-packet.
+std::string ReasonText(const FieldCheck& f) {
+  std::string text(ReasonName(f.reason));
+  if (f.tso) text += text.empty() ? "tso" : ",tso";
+  return text;
+}
+
 // Hex16 formats `v` as "0x" and four lowercase hex digits.
 std::string Hex16(uint16_t v) { return absl::StrFormat("0x%04x", v); }
 
@@ -58,6 +66,7 @@ void Tally::Add(const FrameCheck& check) {
   for (const FieldCheck& f : check.checks()) {
     ++fields[static_cast<size_t>(f.layer)][static_cast<size_t>(f.verdict)];
     ++reasons[static_cast<size_t>(f.verdict)][static_cast<size_t>(f.reason)];
+    tso += f.tso;
   }
 }
 
@@ -76,6 +85,7 @@ void Tally::Merge(const Tally& other) {
       fields[l][v] += other.fields[l][v];
     }
   }
+  tso += other.tso;
   for (size_t v = 0; v < kVerdictCount; ++v) {
     for (size_t r = 0; r < kReasonCount; ++r) {
       reasons[v][r] += other.reasons[v][r];
@@ -147,6 +157,10 @@ std::string FormatSummary(std::string_view title, const Tally& t) {
     }
     out += "\n";
   }
+  if (t.tso) {
+    absl::StrAppend(&out, "  tso: ", t.tso, t.tso == 1 ? " field" : " fields",
+                    " judged over the bytes of a TSO super-packet\n");
+  }
   return out;
 }
 
@@ -173,7 +187,7 @@ void AppendTsv(std::string& out, std::string_view file, uint64_t frame,
   out += '\t';
   if (f.has_stored) absl::StrAppend(&out, f.offset);
   out += '\t';
-  out.append(ReasonName(f.reason));
+  out += ReasonText(f);
   out += '\n';
 }
 
@@ -196,9 +210,9 @@ void AppendJson(std::string& out, std::string_view file, uint64_t frame,
       f.has_computed ? absl::StrCat("\"", Hex16(f.computed), "\"") : "null",
       ",\"csum_off\":", f.has_stored ? absl::StrCat(f.offset) : "null",
       ",\"reason\":",
-      f.reason == Reason::kNone
+      f.reason == Reason::kNone && !f.tso
           ? "null"
-          : absl::StrCat("\"", std::string(ReasonName(f.reason)), "\""),
+          : absl::StrCat("\"", ReasonText(f), "\""),
       "}\n");
 }
 

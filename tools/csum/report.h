@@ -14,7 +14,8 @@
 // `stored` and `csum_off` (the field's offset from the first byte of the
 // frame, link-layer header included) are empty when the field is not in the
 // captured bytes. `reason` (verify.h, Reason) is empty for good and none
-// verdicts and for a bad value with no known cause. JSON lines carry the same keys, with null for empty. When
+// verdicts and for a bad value with no known cause; a field judged over a
+// TSO super-packet adds `tso` to it ("tso", "offload,tso"). JSON lines carry the same keys, with null for empty. When
 // more than one capture is reported at once, each record starts with a
 // `file` column (key).
 //
@@ -47,6 +48,8 @@ struct Tally {
   std::array<std::array<uint64_t, kVerdictCount>, kLayerCount> fields{};
   // reasons[verdict][reason] counts them by verdict and reason.
   std::array<std::array<uint64_t, kReasonCount>, kVerdictCount> reasons{};
+  // tso counts the fields judged over a TSO super-packet.
+  uint64_t tso = 0;
 
   // Add counts one frame and its fields.
   void Add(const FrameCheck& check);
@@ -67,6 +70,7 @@ struct Tally {
 //     total       19        17     15      2           1      1
 //     bad: 1 offload, 1 unexplained          (only when there are any)
 //     unverified: 1 truncated
+//     tso: 1 field judged over the bytes of a TSO super-packet
 std::string FormatSummary(std::string_view title, const Tally& tally);
 
 // kTsvHeader is the header line of --format=tsv (without the `file`

@@ -31,6 +31,8 @@ TEST(AppendTsv, JudgedUnverifiedAndMissingFields) {
   FieldCheck offload = Judged(Layer::kTCP, Verdict::kBad, 0, 0xab, 50);
   offload.reason = Reason::kOffload;
   AppendTsv(out, "", 4, offload);
+  offload.tso = true;
+  AppendTsv(out, "", 5, offload);
   FieldCheck cut;
   cut.layer = Layer::kUDP;
   cut.verdict = Verdict::kUnverified;
@@ -46,6 +48,7 @@ TEST(AppendTsv, JudgedUnverifiedAndMissingFields) {
             "frame\tlayer\tverdict\tstored\tcomputed\tcsum_off\treason\n"
             "3\ttcp\tbad\t0x1c2d\t0x00ab\t50\t\n"
             "4\ttcp\tbad\t0x0000\t0x00ab\t50\toffload\n"
+            "5\ttcp\tbad\t0x0000\t0x00ab\t50\toffload,tso\n"
             "12\tudp\tunverified\t\t\t\ttruncated\n"
             "13\tudp\tnone\t0x0000\t\t40\t\n");
 }
@@ -103,6 +106,7 @@ TEST(FormatSummary, CountsByLayerAndVerdict) {
   ip.fields[1] = Judged(Layer::kTCP, Verdict::kBad, 1, 2, 50);
   t.Add(ip);
   ip.fields[1].reason = Reason::kOffload;
+  ip.fields[1].tso = true;
   ip.fields[0].verdict = Verdict::kUnverified;
   ip.fields[0].reason = Reason::kTruncated;
   t.Add(ip);
@@ -129,7 +133,8 @@ TEST(FormatSummary, CountsByLayerAndVerdict) {
             "  total           4         3         1         2           1"
             "         0\n"
             "  bad: 1 offload, 1 unexplained\n"
-            "  unverified: 1 truncated\n");
+            "  unverified: 1 truncated\n"
+            "  tso: 1 field judged over the bytes of a TSO super-packet\n");
 }
 
 }  // namespace

@@ -5,6 +5,8 @@
 
 #include "tools/csum/verify.h"
 
+#include <algorithm>
+
 #include "checksum/checksum.h"
 #include "checksum/endian.h"
 #include "header/address.h"
@@ -56,6 +58,9 @@ struct Datagram {
   // last byte of the datagram present in the frame.
   size_t network;
   size_t captured_end;
+  // tso: the datagram is judged over the bytes the frame has; see
+  // IsTsoSuperPacket.
+  bool tso;
 };
 
 // StartField fills in `layer`, and the stored value and offset when the
@@ -182,6 +187,58 @@ ParsedPacket ParseLinkPayload(const LinkDecode& link,
   return tcpip::ParseIP(frame.subspan(link.offset));
 }
 
+constexpr size_t kIPv4TotalLengthOffset = 2;
+constexpr size_t kIPv4MaxHeader = 60;
+constexpr size_t kEthernetMaxHeader = 14 + 4 * tcpip::kMaxVlanTags;
+
+// IsTsoSuperPacket reports whether `parsed` is an IPv4 datagram sent with
+// segmentation offload: the capture cut nothing (`wire_length` is the
+// frame's size) and its whole header is present, yet its Total Length is 0
+// or runs past the frame. Wireshark (ip.tso_support) then takes the
+// datagram to be the bytes the frame has.
+bool IsTsoSuperPacket(const ParsedPacket& parsed, size_t base,
+                      std::span<const uint8_t> frame, size_t wire_length) {
+  if (wire_length != frame.size() ||
+      parsed.network != NetworkProtocol::kIPv4) {
+    return false;
+  }
+  const size_t network = base + parsed.network_offset;
+  if (network + kIPv4MinHeader > frame.size()) return false;
+  const size_t ihl = size_t{frame[network] & 0x0fu} * 4;
+  if (ihl < kIPv4MinHeader || network + ihl > frame.size()) return false;
+  const size_t total = LoadBig16(frame.data() + network + kIPv4TotalLengthOffset);
+  return total == 0 || network + total > frame.size();
+}
+
+// ParseTso parses a datagram IsTsoSuperPacket accepted, as if its Total
+// Length were the bytes the frame has from its first byte on: the link and
+// IP headers are copied and the length patched (tcpip parses only headers),
+// then the lengths, which may pass 16 bits, are set.
+ParsedPacket ParseTso(const LinkDecode& link, const ParsedPacket& first,
+                      std::span<const uint8_t> frame) {
+  std::array<uint8_t, kEthernetMaxHeader + kIPv4MaxHeader> head;
+  const size_t network = link.offset + first.network_offset;
+  const size_t ihl = size_t{frame[network] & 0x0fu} * 4;
+  const size_t present = frame.size() - network;
+  const size_t n = first.network_offset + ihl;  // <= head.size()
+  std::copy_n(frame.data() + link.offset, n, head.data());
+  StoreBig16(head.data() + first.network_offset + kIPv4TotalLengthOffset,
+             static_cast<uint16_t>(std::min<size_t>(present, 0xffff)));
+  const std::span<const uint8_t> prefix(head.data(), n);
+  const size_t size = frame.size() - link.offset;
+  ParsedPacket p = link.payload == LinkPayload::kEthernet
+                       ? tcpip::ParseEthernetPrefix(prefix, size)
+                       : tcpip::ParseIPPrefix(prefix, size);
+  p.ip_length = present;
+  p.captured_ip_bytes = present;
+  p.trailing_bytes = 0;
+  p.truncated = false;
+  if (p.ok() && p.network_header_length == ihl) {
+    p.transport_length = present - ihl;
+  }
+  return p;
+}
+
 void Add(FrameCheck& out, const FieldCheck& f) {
   out.fields[out.field_count++] = f;
 }
@@ -292,9 +349,13 @@ void CheckTransport(const Datagram& d, FrameCheck& out) {
     if (layer != Layer::kICMPv4) {
       const auto src = header::IPv4Address::From(ip + kIPv4SourceOffset);
       const auto dst = IPv4FinalDestination(d, p.network_header_length);
-      pseudo[0] = header::PseudoHeaderSum(src, dst, p.transport_protocol,
-                                          static_cast<uint16_t>(length));
       pseudo[1] = header::PseudoHeaderSum(src, dst, p.transport_protocol, 0);
+      // A TSO datagram's length may pass 16 bits: its high half is one
+      // more 16-bit word of the sum.
+      pseudo[0] = checksum::Combine(
+          header::PseudoHeaderSum(src, dst, p.transport_protocol,
+                                  static_cast<uint16_t>(length)),
+          static_cast<uint16_t>(length >> 16));
     }
   } else {
     header::IPv6Address dst;
@@ -307,6 +368,7 @@ void CheckTransport(const Datagram& d, FrameCheck& out) {
     pseudo[1] = header::PseudoHeaderSum(src, dst, p.transport_protocol, 0);
   }
   Judge(d, t, end, pseudo[0], layer == Layer::kUDP, f);
+  f.tso = d.tso;
   // Hosts offload the TCP and UDP checksums; ICMP's are computed by the
   // stack, so a bad one there has no offload explanation.
   if (layer == Layer::kTCP || layer == Layer::kUDP) MarkOffload(f, pseudo);
@@ -363,7 +425,51 @@ std::string_view VerdictName(Verdict verdict) {
   return "?";
 }
 
-FrameCheck CheckFrame(uint32_t linktype, std::span<const uint8_t> frame) {
+namespace {
+
+// JudgeParsed judges the datagram `parsed` describes; the rest of
+// CheckFrame.
+void JudgeParsed(const LinkDecode& link, const ParsedPacket& parsed,
+                 std::span<const uint8_t> frame, bool tso, FrameCheck& out) {
+  if (parsed.network == NetworkProtocol::kNone) {
+    if (parsed.ok()) {
+      out.kind = FrameKind::kNotIP;
+    } else {
+      out.kind = FrameKind::kUndecodable;
+      out.reason = parsed.reason;
+    }
+    return;
+  }
+  Datagram d;
+  d.frame = frame;
+  d.parsed = &parsed;
+  d.base = link.offset;
+  d.network = d.base + parsed.network_offset;
+  d.tso = tso;
+  d.captured_end = frame.size();
+  if (parsed.ok()) {
+    d.captured_end = d.network + parsed.captured_ip_bytes;
+  } else if (d.network + parsed.ip_length < frame.size() &&
+             parsed.ip_length != 0) {
+    d.captured_end = d.network + parsed.ip_length;
+  }
+  const bool v4 = parsed.network == NetworkProtocol::kIPv4;
+  out.kind = v4 ? FrameKind::kIPv4 : FrameKind::kIPv6;
+  if (!parsed.ok() && parsed.error != ParseError::kTruncated) {
+    // Fields no valid packet holds: nothing can be located with trust.
+    out.kind = FrameKind::kUndecodable;
+    out.reason = parsed.reason;
+    return;
+  }
+  out.reason = parsed.reason;  // empty when ok
+  if (v4) CheckIPv4Header(d, out);
+  if (parsed.has_transport_header()) CheckTransport(d, out);
+}
+
+}  // namespace
+
+FrameCheck CheckFrame(uint32_t linktype, std::span<const uint8_t> frame,
+                      size_t wire_length) {
   FrameCheck out;
   const LinkDecode link = DecodeLink(linktype, frame);
   switch (link.payload) {
@@ -384,38 +490,11 @@ FrameCheck CheckFrame(uint32_t linktype, std::span<const uint8_t> frame) {
   // Built in place by the parse (no default-constructed packet assigned
   // over afterwards).
   const ParsedPacket parsed = ParseLinkPayload(link, frame);
-  if (parsed.network == NetworkProtocol::kNone) {
-    if (parsed.ok()) {
-      out.kind = FrameKind::kNotIP;
-    } else {
-      out.kind = FrameKind::kUndecodable;
-      out.reason = parsed.reason;
-    }
-    return out;
+  if (IsTsoSuperPacket(parsed, link.offset, frame, wire_length)) {
+    JudgeParsed(link, ParseTso(link, parsed, frame), frame, true, out);
+  } else {
+    JudgeParsed(link, parsed, frame, false, out);
   }
-  Datagram d;
-  d.frame = frame;
-  d.parsed = &parsed;
-  d.base = link.offset;
-  d.network = d.base + parsed.network_offset;
-  d.captured_end = frame.size();
-  if (parsed.ok()) {
-    d.captured_end = d.network + parsed.captured_ip_bytes;
-  } else if (d.network + parsed.ip_length < frame.size() &&
-             parsed.ip_length != 0) {
-    d.captured_end = d.network + parsed.ip_length;
-  }
-  const bool v4 = parsed.network == NetworkProtocol::kIPv4;
-  out.kind = v4 ? FrameKind::kIPv4 : FrameKind::kIPv6;
-  if (!parsed.ok() && parsed.error != ParseError::kTruncated) {
-    // Fields no valid packet holds: nothing can be located with trust.
-    out.kind = FrameKind::kUndecodable;
-    out.reason = parsed.reason;
-    return out;
-  }
-  out.reason = parsed.reason;  // empty when ok
-  if (v4) CheckIPv4Header(d, out);
-  if (parsed.has_transport_header()) CheckTransport(d, out);
   return out;
 }
 

@@ -23,6 +23,15 @@
 // An IPv4 header checksum is judged whenever the header itself was
 // captured, whatever happened to the rest of the datagram.
 //
+// Segmentation offload (TSO/GSO). A capture taken on the sending host can
+// hold a "super-packet" the NIC will cut into segments: its IPv4 Total
+// Length is 0 or larger than the frame although the capture cut nothing
+// (the wire length CheckFrame is given equals the bytes captured). As
+// Wireshark does (its ip.tso_support), csum then takes the datagram to be
+// the bytes the frame has, judges its transport checksum over them (the
+// pseudo-header carrying that length), and marks the field `tso`. Without
+// a wire length such a datagram is cut short: its transport `unverified`.
+//
 // Every bad and unverified verdict carries a Reason. A bad IPv4, TCP or UDP
 // checksum whose stored value is zero, or the folded pseudo-header sum with
 // or without the transport length, is `offload`: the capturing host handed
@@ -129,6 +138,9 @@ struct FieldCheck {
   // the field should hold (see the file comment on negative zero).
   bool has_computed = false;
   uint16_t computed = 0;
+  // tso is true for a transport field judged over the bytes of a TSO
+  // super-packet (see the file comment), whatever its verdict.
+  bool tso = false;
 };
 
 // FrameKind classifies a frame for the summary.
@@ -165,9 +177,12 @@ struct FrameCheck {
 };
 
 // CheckFrame judges every checksum field of `frame`, a captured packet of
-// link type `linktype` (a LINKTYPE_ value, link.h). It reads no byte
-// outside `frame`, does not allocate and does not throw.
-FrameCheck CheckFrame(uint32_t linktype, std::span<const uint8_t> frame);
+// link type `linktype` (a LINKTYPE_ value, link.h) whose length on the
+// wire was `wire_length` (the capture record's original length; 0 when
+// unknown). It reads no byte outside `frame`, does not allocate and does
+// not throw.
+FrameCheck CheckFrame(uint32_t linktype, std::span<const uint8_t> frame,
+                      size_t wire_length = 0);
 
 // FixFrame stores `computed` into every field of `check` judged bad; `frame`
 // must be the bytes `check` was computed from. Returns the number of fields

@@ -517,5 +517,90 @@ TEST(Reason, Names) {
   EXPECT_EQ(ReasonName(Reason::kRoutingHeader), "routing-header");
 }
 
+// TsoFrame is an Ethernet IPv4/TCP frame carrying `payload` bytes whose
+// Total Length is then set to `total` (the header checksum re-sealed); the
+// TCP checksum covers the bytes present, the pseudo-header their length
+// (32 bits, as a sender past 64 KiB sums it).
+Bytes TsoFrame(size_t payload, uint16_t total) {
+  Bytes t = Tcp(payload);
+  Bytes ip = {0x45, 0, 0, 0, 0x1c, 0x46, 0x40, 0, 64, 6,
+              0,    0, 10, 0, 0,    1,    10,   0, 0,  2};
+  StoreBig16(ip.data() + 2, total);
+  StoreBig16(ip.data() + 10, FieldValue(ip, 0, 20, 10, 0));
+  uint16_t pseudo =
+      checksum::Checksum(std::span<const uint8_t>(ip).subspan(12, 8));
+  pseudo = checksum::Combine(pseudo, 6);
+  pseudo = checksum::Combine(pseudo, static_cast<uint16_t>(t.size()));
+  pseudo = checksum::Combine(pseudo, static_cast<uint16_t>(t.size() >> 16));
+  StoreBig16(t.data() + 16, FieldValue(t, 0, t.size(), 16, pseudo));
+  ip.insert(ip.end(), t.begin(), t.end());
+  return WithEthernet(ip);
+}
+
+TEST(Tso, ZeroTotalLengthJudgedOverTheFrame) {
+  Bytes f = TsoFrame(3000, 0);
+  FrameCheck c = CheckFrame(kEthernet, f, f.size());
+  ASSERT_EQ(c.field_count, 2);
+  EXPECT_EQ(c.kind, FrameKind::kIPv4);
+  EXPECT_EQ(c.fields[0].verdict, Verdict::kGood);
+  EXPECT_FALSE(c.fields[0].tso);
+  EXPECT_EQ(c.fields[1].verdict, Verdict::kGood);
+  EXPECT_TRUE(c.fields[1].tso);
+  EXPECT_EQ(c.fields[1].reason, Reason::kNone);
+  // Damaged, it is bad, and FixFrame repairs it.
+  f[f.size() - 1] ^= 0x40;
+  c = CheckFrame(kEthernet, f, f.size());
+  EXPECT_EQ(c.fields[1].verdict, Verdict::kBad);
+  EXPECT_EQ(FixFrame(c, f), 1u);
+  EXPECT_EQ(CheckFrame(kEthernet, f, f.size()).fields[1].verdict,
+            Verdict::kGood);
+}
+
+TEST(Tso, LengthPastTheFrameNothingCut) {
+  Bytes f = TsoFrame(500, 20 + 20 + 1500);
+  FrameCheck c = CheckFrame(kEthernet, f, f.size());
+  ASSERT_EQ(c.field_count, 2);
+  EXPECT_EQ(c.fields[1].verdict, Verdict::kGood);
+  EXPECT_TRUE(c.fields[1].tso);
+  // The capture cut it (wire length larger), or the wire length is
+  // unknown: the datagram is truncated.
+  for (size_t wire : {f.size() + 1000, size_t{0}}) {
+    c = CheckFrame(kEthernet, f, wire);
+    ASSERT_EQ(c.field_count, 2);
+    EXPECT_EQ(c.fields[1].verdict, Verdict::kUnverified);
+    EXPECT_EQ(c.fields[1].reason, Reason::kTruncated);
+    EXPECT_FALSE(c.fields[1].tso);
+  }
+}
+
+TEST(Tso, ZeroLengthWithoutWireLengthIsUndecodable) {
+  Bytes f = TsoFrame(100, 0);
+  EXPECT_EQ(CheckFrame(kEthernet, f).kind, FrameKind::kUndecodable);
+  EXPECT_EQ(CheckFrame(kEthernet, f, f.size() + 1).kind,
+            FrameKind::kUndecodable);
+}
+
+TEST(Tso, SuperPacketPast64KiB) {
+  Bytes f = TsoFrame(70000, 0);
+  FrameCheck c = CheckFrame(kEthernet, f, f.size());
+  ASSERT_EQ(c.field_count, 2);
+  EXPECT_EQ(c.fields[1].verdict, Verdict::kGood);
+  EXPECT_TRUE(c.fields[1].tso);
+}
+
+TEST(Tso, OffloadedSuperPacket) {
+  // The usual TSO capture: the TCP field holds the pseudo-header sum
+  // without the length.
+  Bytes f = TsoFrame(4000, 0);
+  uint16_t pseudo =
+      checksum::Checksum(std::span<const uint8_t>(f).subspan(14 + 12, 8));
+  pseudo = checksum::Combine(pseudo, 6);
+  StoreBig16(f.data() + 14 + 20 + 16, pseudo);
+  FrameCheck c = CheckFrame(kEthernet, f, f.size());
+  EXPECT_EQ(c.fields[1].verdict, Verdict::kBad);
+  EXPECT_EQ(c.fields[1].reason, Reason::kOffload);
+  EXPECT_TRUE(c.fields[1].tso);
+}
+
 }  // namespace
 }  // namespace ipsum::csum
