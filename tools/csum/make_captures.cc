@@ -100,7 +100,7 @@ const header::IPv6Address kDst6 = V6(2);
 // ---------------------------------------------------------------------------
 // Transport messages, checksum field zero until Seal.
 
-enum class Proto { kTCP, kUDP, kICMPv4, kICMPv6, kOther };
+enum class Proto { kTCP, kUDP, kICMPv4, kICMPv6, kUDPLite, kOther };
 
 struct Transport {
   Proto proto = Proto::kTCP;
@@ -117,6 +117,8 @@ uint8_t ProtocolNumber(Proto p) {
       return header::kProtocolICMPv4;
     case Proto::kICMPv6:
       return header::kProtocolICMPv6;
+    case Proto::kUDPLite:
+      return 136;  // RFC 3828
     case Proto::kOther:
       return 47;  // GRE: no checksum csum judges
   }
@@ -128,6 +130,7 @@ size_t ChecksumOffset(Proto p) {
     case Proto::kTCP:
       return header::TCP::kChecksumOffset;
     case Proto::kUDP:
+    case Proto::kUDPLite:
       return header::UDP::kChecksumOffset;
     case Proto::kICMPv4:
     case Proto::kICMPv6:
@@ -148,6 +151,8 @@ const char* LayerOf(Proto p) {
       return "icmpv4";
     case Proto::kICMPv6:
       return "icmpv6";
+    case Proto::kUDPLite:
+      return "udplite";
     case Proto::kOther:
       break;
   }
@@ -175,6 +180,15 @@ Transport UDP(size_t payload, uint32_t seed) {
   Bytes b(header::UDP::kSize);
   CheckOk(header::UDP::Encode(f, b), "UDP encode");
   return {Proto::kUDP, Concat(b, Payload(payload, seed))};
+}
+
+// UDPLite is a UDP-Lite datagram (RFC 3828) whose Checksum Coverage is 0:
+// the checksum covers all of it, as UDP's would.
+Transport UDPLite(size_t payload, uint32_t seed) {
+  Transport t = UDP(payload, seed);
+  t.proto = Proto::kUDPLite;
+  StoreBig16(t.bytes.data() + 4, 0);
+  return t;
 }
 
 Transport ICMPv4Echo(size_t payload, uint32_t seed, uint8_t type = 8) {
@@ -210,7 +224,10 @@ uint16_t ComplementOfSum(const Transport& t, uint16_t pseudo) {
 
 uint16_t TransportChecksum(const Transport& t, uint16_t pseudo) {
   uint16_t c = ComplementOfSum(t, pseudo);
-  if (t.proto == Proto::kUDP && c == 0) c = 0xffff;  // RFC 768
+  // RFC 768, RFC 3828 section 3.1.
+  if ((t.proto == Proto::kUDP || t.proto == Proto::kUDPLite) && c == 0) {
+    c = 0xffff;
+  }
   return c;
 }
 
@@ -791,6 +808,12 @@ std::vector<Frame> EthernetFrames() {
     Datagram d6 = V6(s6);
     d6.bad_length = true;
     add(d6);
+  }
+  // UDP-Lite covering the whole datagram, over both IP versions, one bad.
+  {
+    add(V4(UDPLite(50, ++seed)));
+    Datagram d = V6(UDPLite(50, ++seed));
+    add(d, TpStored(static_cast<uint16_t>(d.tp_correct ^ 0x0f00)));
   }
   // Ethernet padding after a short datagram is no part of it.
   add(V4(UDP(4, ++seed)), {}, 0, 60);

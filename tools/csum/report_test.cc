@@ -130,6 +130,8 @@ TEST(FormatSummary, CountsByLayerAndVerdict) {
             "         0\n"
             "  icmpv6          0         0         0         0           0"
             "         0\n"
+            "  udplite         0         0         0         0           0"
+            "         0\n"
             "  total           4         3         1         2           1"
             "         0\n"
             "  bad: 1 offload, 1 unexplained\n"

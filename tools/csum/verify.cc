@@ -29,6 +29,8 @@ constexpr size_t kUDPChecksumOffset = 6;    // RFC 768
 constexpr size_t kUDPLengthOffset = 4;      // RFC 768
 constexpr size_t kUDPHeaderSize = 8;        // RFC 768
 constexpr size_t kICMPChecksumOffset = 2;   // RFC 792, RFC 4443 2.1
+constexpr size_t kUDPLiteCoverageOffset = 4;  // RFC 3828 section 3.1
+constexpr uint8_t kProtocolUDPLite = 136;     // RFC 3828 section 5
 
 constexpr size_t kIPv4SourceOffset = 12;
 constexpr size_t kIPv4DestinationOffset = 16;
@@ -296,6 +298,10 @@ void CheckTransport(const Datagram& d, FrameCheck& out) {
       layer = Layer::kUDP;
       field_offset = kUDPChecksumOffset;
       break;
+    case kProtocolUDPLite:
+      layer = Layer::kUDPLite;
+      field_offset = kUDPChecksumOffset;
+      break;
     case header::kProtocolICMPv4:
       if (!v4) return;
       layer = Layer::kICMPv4;
@@ -338,6 +344,18 @@ void CheckTransport(const Datagram& d, FrameCheck& out) {
       return Unverified(out, f, Reason::kBadLength);
     }
     end = t + length;
+  } else if (layer == Layer::kUDPLite) {
+    if (t + kUDPHeaderSize > d.captured_end) {
+      return Unverified(out, f, Reason::kTruncated);
+    }
+    // RFC 3828 section 3.1: coverage 0 is the whole datagram; below the
+    // header or past the datagram the packet is discarded.
+    size_t coverage = LoadBig16(d.frame.data() + t + kUDPLiteCoverageOffset);
+    if (coverage == 0) coverage = p.transport_length;
+    if (coverage < kUDPHeaderSize || coverage > p.transport_length) {
+      return Unverified(out, f, Reason::kBadLength);
+    }
+    end = t + coverage;
   }
   if (end > d.captured_end) return Unverified(out, f, Reason::kTruncated);
 
@@ -367,7 +385,10 @@ void CheckTransport(const Datagram& d, FrameCheck& out) {
                                         static_cast<uint32_t>(length));
     pseudo[1] = header::PseudoHeaderSum(src, dst, p.transport_protocol, 0);
   }
-  Judge(d, t, end, pseudo[0], layer == Layer::kUDP, f);
+  // UDP and UDP-Lite send a computed zero as all ones (RFC 768, RFC 3828
+  // section 3.1).
+  Judge(d, t, end, pseudo[0],
+        layer == Layer::kUDP || layer == Layer::kUDPLite, f);
   f.tso = d.tso;
   // Hosts offload the TCP and UDP checksums; ICMP's are computed by the
   // stack, so a bad one there has no offload explanation.
@@ -389,6 +410,8 @@ std::string_view LayerName(Layer layer) {
       return "icmpv4";
     case Layer::kICMPv6:
       return "icmpv6";
+    case Layer::kUDPLite:
+      return "udplite";
   }
   return "?";
 }

@@ -5,7 +5,11 @@
 // the checksum of every checksum field in the frame's outermost IP datagram:
 // the IPv4 header (RFC 791 section 3.1), TCP (RFC 9293 section 3.1), UDP
 // (RFC 768; RFC 8200 section 8.1 over IPv6), ICMPv4 (RFC 792) and ICMPv6
-// (RFC 4443 section 2.3). `FixFrame` writes the right value into every field
+// (RFC 4443 section 2.3), and UDP-Lite (RFC 3828: over the Checksum
+// Coverage it declares, 0 meaning the whole datagram; the pseudo-header
+// carries the whole datagram's length; a zero field is bad, as the
+// checksum is mandatory; a coverage of 1 to 7 or past the datagram is
+// `bad-length`). `FixFrame` writes the right value into every field
 // judged bad, for `csum fix`.
 //
 // Verdicts:
@@ -79,12 +83,12 @@
 namespace ipsum::csum {
 
 // Layer names the checksum field a record is about.
-enum class Layer : uint8_t { kIPv4, kTCP, kUDP, kICMPv4, kICMPv6 };
+enum class Layer : uint8_t { kIPv4, kTCP, kUDP, kICMPv4, kICMPv6, kUDPLite };
 
 // kLayerCount is the number of Layer values.
-inline constexpr size_t kLayerCount = 5;
+inline constexpr size_t kLayerCount = 6;
 
-// LayerName returns "ipv4", "tcp", "udp", "icmpv4" or "icmpv6".
+// LayerName returns "ipv4", "tcp", "udp", "icmpv4", "icmpv6" or "udplite".
 std::string_view LayerName(Layer layer);
 
 // Verdict is the judgement of one checksum field; see the file comment.

@@ -602,5 +602,55 @@ TEST(Tso, OffloadedSuperPacket) {
   EXPECT_TRUE(c.fields[1].tso);
 }
 
+// UdpLite is an IPv4 UDP-Lite datagram of `payload` bytes with Checksum
+// Coverage `coverage`, its checksum computed here over the covered bytes
+// (0: all) and a pseudo-header carrying the whole length (RFC 3828 3.1).
+Bytes UdpLite(size_t payload, uint16_t coverage) {
+  Bytes u = Udp(payload);
+  StoreBig16(u.data() + 4, coverage);
+  Bytes ip = IPv4(136, u, SIZE_MAX);
+  const size_t covered = coverage == 0 ? u.size() : coverage;
+  uint16_t v = FieldValue(ip, 20, 20 + covered, 26,
+                          PseudoSum(ip, static_cast<uint16_t>(u.size())));
+  if (v == 0) v = 0xffff;
+  StoreBig16(ip.data() + 26, v);
+  return ip;
+}
+
+TEST(UdpLite, ChecksumOverTheDeclaredCoverage) {
+  for (uint16_t coverage : {uint16_t{0}, uint16_t{8}, uint16_t{20},
+                            uint16_t{48}}) {
+    Bytes ip = UdpLite(40, coverage);
+    FrameCheck c = CheckFrame(kRaw, ip);
+    ASSERT_EQ(c.field_count, 2);
+    EXPECT_EQ(c.fields[1].layer, Layer::kUDPLite);
+    EXPECT_EQ(c.fields[1].verdict, Verdict::kGood) << coverage;
+    // A byte past the coverage changes nothing; one inside makes it bad.
+    if (coverage != 0 && coverage < 48) {
+      Bytes outside = ip;
+      outside.back() ^= 0x55;
+      EXPECT_EQ(CheckFrame(kRaw, outside).fields[1].verdict, Verdict::kGood);
+    }
+    Bytes inside = ip;
+    inside[20 + 7] ^= 0x55;  // the checksum's low byte: always covered
+    EXPECT_EQ(CheckFrame(kRaw, inside).fields[1].verdict, Verdict::kBad);
+  }
+  // Zero is no "no checksum" here: bad.
+  Bytes zero = UdpLite(40, 0);
+  StoreBig16(zero.data() + 26, 0);
+  EXPECT_EQ(CheckFrame(kRaw, zero).fields[1].verdict, Verdict::kBad);
+}
+
+TEST(UdpLite, IllegalCoverageIsBadLength) {
+  for (uint16_t coverage : {uint16_t{1}, uint16_t{7}, uint16_t{49}}) {
+    Bytes ip = UdpLite(40, 8);
+    StoreBig16(ip.data() + 24, coverage);
+    FrameCheck c = CheckFrame(kRaw, ip);
+    EXPECT_EQ(c.fields[1].verdict, Verdict::kUnverified) << coverage;
+    EXPECT_EQ(c.fields[1].reason, Reason::kBadLength) << coverage;
+  }
+  EXPECT_EQ(LayerName(Layer::kUDPLite), "udplite");
+}
+
 }  // namespace
 }  // namespace ipsum::csum
