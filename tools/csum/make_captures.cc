@@ -542,9 +542,9 @@ Frame Framed(const Bytes& link, const Datagram& d, const Damage& damage = {},
   const size_t captured_end = std::min(f.caplen, net + d.bytes.size());
   // A TSO super-packet: an IPv4 length of 0 or past the frame, nothing cut.
   // It is judged over the bytes the frame has (verify.h).
-  const bool tso = d.v4 && f.caplen == f.bytes.size() &&
-                   (d.declared_length == 0 ||
-                    net + d.declared_length > f.bytes.size());
+  const bool tso =
+      d.v4 && f.caplen == f.bytes.size() &&
+      (d.declared_length == 0 || net + d.declared_length > f.bytes.size());
   if (d.v4) {
     Expect e{"ipv4", "unverified", {}, {}, {}, "truncated"};
     if (ip_field + 2 <= captured_end) {
@@ -874,8 +874,7 @@ std::vector<Frame> EthernetFrames() {
 void WriteTruth(const std::string& path, const std::vector<Frame>& frames) {
   FILE* f = std::fopen(path.c_str(), "w");
   Check(f != nullptr, "cannot write ground truth");
-  std::fputs("frame\tlayer\tverdict\tstored\tcomputed\tcsum_off\treason\n",
-             f);
+  std::fputs("frame\tlayer\tverdict\tstored\tcomputed\tcsum_off\treason\n", f);
   for (size_t i = 0; i < frames.size(); ++i) {
     for (const Expect& e : frames[i].expects) {
       std::fprintf(f, "%zu\t%s\t%s\t", i + 1, e.layer.c_str(),

@@ -15,9 +15,9 @@
 // frame, link-layer header included) are empty when the field is not in the
 // captured bytes. `reason` (verify.h, Reason) is empty for good and none
 // verdicts and for a bad value with no known cause; a field judged over a
-// TSO super-packet adds `tso` to it ("tso", "offload,tso"). JSON lines carry the same keys, with null for empty. When
-// more than one capture is reported at once, each record starts with a
-// `file` column (key).
+// TSO super-packet adds `tso` to it ("tso", "offload,tso"). JSON lines carry
+// the same keys, with null for empty. When more than one capture is reported at
+// once, each record starts with a `file` column (key).
 //
 // No libpcap here: this compiles and is tested on every target.
 

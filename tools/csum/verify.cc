@@ -23,12 +23,12 @@ using tcpip::ParsedPacket;
 using tcpip::ParseError;
 
 // Where each checksum field sits in its header.
-constexpr size_t kIPv4ChecksumOffset = 10;  // RFC 791 section 3.1
-constexpr size_t kTCPChecksumOffset = 16;   // RFC 9293 section 3.1
-constexpr size_t kUDPChecksumOffset = 6;    // RFC 768
-constexpr size_t kUDPLengthOffset = 4;      // RFC 768
-constexpr size_t kUDPHeaderSize = 8;        // RFC 768
-constexpr size_t kICMPChecksumOffset = 2;   // RFC 792, RFC 4443 2.1
+constexpr size_t kIPv4ChecksumOffset = 10;    // RFC 791 section 3.1
+constexpr size_t kTCPChecksumOffset = 16;     // RFC 9293 section 3.1
+constexpr size_t kUDPChecksumOffset = 6;      // RFC 768
+constexpr size_t kUDPLengthOffset = 4;        // RFC 768
+constexpr size_t kUDPHeaderSize = 8;          // RFC 768
+constexpr size_t kICMPChecksumOffset = 2;     // RFC 792, RFC 4443 2.1
 constexpr size_t kUDPLiteCoverageOffset = 4;  // RFC 3828 section 3.1
 constexpr uint8_t kProtocolUDPLite = 136;     // RFC 3828 section 5
 
@@ -200,15 +200,15 @@ constexpr size_t kEthernetMaxHeader = 14 + 4 * tcpip::kMaxVlanTags;
 // datagram to be the bytes the frame has.
 bool IsTsoSuperPacket(const ParsedPacket& parsed, size_t base,
                       std::span<const uint8_t> frame, size_t wire_length) {
-  if (wire_length != frame.size() ||
-      parsed.network != NetworkProtocol::kIPv4) {
+  if (wire_length != frame.size() || parsed.network != NetworkProtocol::kIPv4) {
     return false;
   }
   const size_t network = base + parsed.network_offset;
   if (network + kIPv4MinHeader > frame.size()) return false;
   const size_t ihl = size_t{frame[network] & 0x0fu} * 4;
   if (ihl < kIPv4MinHeader || network + ihl > frame.size()) return false;
-  const size_t total = LoadBig16(frame.data() + network + kIPv4TotalLengthOffset);
+  const size_t total =
+      LoadBig16(frame.data() + network + kIPv4TotalLengthOffset);
   return total == 0 || network + total > frame.size();
 }
 
@@ -387,8 +387,8 @@ void CheckTransport(const Datagram& d, FrameCheck& out) {
   }
   // UDP and UDP-Lite send a computed zero as all ones (RFC 768, RFC 3828
   // section 3.1).
-  Judge(d, t, end, pseudo[0],
-        layer == Layer::kUDP || layer == Layer::kUDPLite, f);
+  Judge(d, t, end, pseudo[0], layer == Layer::kUDP || layer == Layer::kUDPLite,
+        f);
   f.tso = d.tso;
   // Hosts offload the TCP and UDP checksums; ICMP's are computed by the
   // stack, so a bad one there has no offload explanation.

@@ -469,8 +469,8 @@ TEST(Reason, Fragment) {
 TEST(Reason, UdpLengthContradictsIpLength) {
   // Past the IP payload, and below the UDP header: bad-length. Short of it,
   // the rest is padding and the datagram is judged over its UDP length.
-  for (uint16_t length : {uint16_t{41}, uint16_t{500}, uint16_t{7},
-                          uint16_t{0}}) {
+  for (uint16_t length :
+       {uint16_t{41}, uint16_t{500}, uint16_t{7}, uint16_t{0}}) {
     Bytes u = Udp(32);
     StoreBig16(u.data() + 4, length);
     for (bool v6 : {false, true}) {
@@ -523,7 +523,7 @@ TEST(Reason, Names) {
 // (32 bits, as a sender past 64 KiB sums it).
 Bytes TsoFrame(size_t payload, uint16_t total) {
   Bytes t = Tcp(payload);
-  Bytes ip = {0x45, 0, 0, 0, 0x1c, 0x46, 0x40, 0, 64, 6,
+  Bytes ip = {0x45, 0, 0,  0, 0x1c, 0x46, 0x40, 0, 64, 6,
               0,    0, 10, 0, 0,    1,    10,   0, 0,  2};
   StoreBig16(ip.data() + 2, total);
   StoreBig16(ip.data() + 10, FieldValue(ip, 0, 20, 10, 0));
@@ -618,8 +618,8 @@ Bytes UdpLite(size_t payload, uint16_t coverage) {
 }
 
 TEST(UdpLite, ChecksumOverTheDeclaredCoverage) {
-  for (uint16_t coverage : {uint16_t{0}, uint16_t{8}, uint16_t{20},
-                            uint16_t{48}}) {
+  for (uint16_t coverage :
+       {uint16_t{0}, uint16_t{8}, uint16_t{20}, uint16_t{48}}) {
     Bytes ip = UdpLite(40, coverage);
     FrameCheck c = CheckFrame(kRaw, ip);
     ASSERT_EQ(c.field_count, 2);
