@@ -652,5 +652,21 @@ TEST(UdpLite, IllegalCoverageIsBadLength) {
   EXPECT_EQ(LayerName(Layer::kUDPLite), "udplite");
 }
 
+TEST(Reason, UnreadRoutingHeader) {
+  // An IPv6 Routing header of type 3 (RPL, RFC 6554) with a segment left:
+  // the final destination is in a form csum does not read.
+  Bytes udp = Udp(8);
+  Bytes ip = IPv6(43, udp, 6);
+  const Bytes routing = {17, 2, 3, 1, 0, 0, 0, 0, 0, 0, 0, 0,
+                         0,  0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+  ip.insert(ip.begin() + 40, routing.begin(), routing.end());
+  StoreBig16(ip.data() + 4, static_cast<uint16_t>(ip.size() - 40));
+  FrameCheck c = CheckFrame(kRaw, ip);
+  ASSERT_EQ(c.field_count, 1);
+  EXPECT_EQ(c.fields[0].layer, Layer::kUDP);
+  EXPECT_EQ(c.fields[0].verdict, Verdict::kUnverified);
+  EXPECT_EQ(c.fields[0].reason, Reason::kRoutingHeader);
+}
+
 }  // namespace
 }  // namespace ipsum::csum
