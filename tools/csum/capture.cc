@@ -168,7 +168,8 @@ CaptureReport Verify(absl::StatusOr<std::unique_ptr<CaptureReader>> opened,
     } else if (record.linktype != report.linktype) {
       report.mixed_linktypes = true;
     }
-    FrameCheck check = CheckFrame(record.linktype, record.data);
+    FrameCheck check =
+        CheckFrame(record.linktype, record.data, record.wire_length);
     report.tally.Add(check);
     if (visit) visit(frame, check);
     bar.Update(frame, record.offset);
@@ -224,7 +225,8 @@ absl::StatusOr<FixReport> FixCapture(const std::string& in,
     if (!*more) break;
     if (record.is_packet) {
       ++report.packets;
-      FrameCheck check = CheckFrame(record.linktype, record.data);
+      FrameCheck check =
+          CheckFrame(record.linktype, record.data, record.wire_length);
       // FixFrame changes only the bytes of fields judged bad.
       const size_t n = FixFrame(check, record.data);
       report.fields += n;

@@ -156,7 +156,8 @@ TEST(FixCapture, FixesEveryBadChecksumAndChangesNothingElse) {
           CheckFrame(before.linktype,
                      std::span<const uint8_t>(
                          reinterpret_cast<const uint8_t*>(a[i].data.data()),
-                         a[i].data.size()));
+                         a[i].data.size()),
+                     a[i].header.len);
       for (const FieldCheck& f : c.checks()) {
         if (f.verdict != Verdict::kBad) continue;
         StoreBig16(expect.data() + f.offset, f.computed);

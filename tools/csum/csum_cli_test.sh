@@ -59,8 +59,12 @@ done
 "$csum" verify --format=json "$caps/ethernet.pcap" >"$tmp/json" 2>/dev/null
 check "json has a line per tsv record" test "$(wc -l <"$tmp/json")" -eq \
   "$(($(wc -l <"$caps/ethernet.tsv") - 1))"
-check "json records" grep -q '^{"frame":1,"layer":"ipv4","verdict":"good","stored":"0x[0-9a-f]\{4\}","computed":"0x[0-9a-f]\{4\}","csum_off":24}$' "$tmp/json"
-check "json nulls" grep -q '"verdict":"unverified","stored":null,"computed":null,"csum_off":null}$' "$tmp/json"
+check "json records" grep -q '^{"frame":1,"layer":"ipv4","verdict":"good","stored":"0x[0-9a-f]\{4\}","computed":"0x[0-9a-f]\{4\}","csum_off":24,"reason":null}$' "$tmp/json"
+check "json nulls" grep -q '"verdict":"unverified","stored":null,"computed":null,"csum_off":null,"reason":"truncated"}$' "$tmp/json"
+check "json offload reason" grep -q '"verdict":"bad",.*"reason":"offload"}$' "$tmp/json"
+"$csum" verify "$caps/ethernet.pcap" >"$tmp/sum" 2>/dev/null
+check "summary counts bad by reason" grep -q '^  bad: [0-9]* offload, [0-9]* unexplained$' "$tmp/sum"
+check "summary counts unverified by reason" grep -q '^  unverified: [0-9]* truncated, [0-9]* fragment, [0-9]* bad-length$' "$tmp/sum"
 
 # Several captures: a file column, and a summary per capture plus a total.
 "$csum" verify --format=tsv "$caps/raw.pcap" "$caps/loop.pcap" >"$tmp/two" 2>/dev/null

@@ -17,6 +17,7 @@
 
 #include <pcap/pcap.h>
 
+#include <array>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -99,7 +100,7 @@ const header::IPv6Address kDst6 = V6(2);
 // ---------------------------------------------------------------------------
 // Transport messages, checksum field zero until Seal.
 
-enum class Proto { kTCP, kUDP, kICMPv4, kICMPv6, kOther };
+enum class Proto { kTCP, kUDP, kICMPv4, kICMPv6, kUDPLite, kOther };
 
 struct Transport {
   Proto proto = Proto::kTCP;
@@ -116,6 +117,8 @@ uint8_t ProtocolNumber(Proto p) {
       return header::kProtocolICMPv4;
     case Proto::kICMPv6:
       return header::kProtocolICMPv6;
+    case Proto::kUDPLite:
+      return 136;  // RFC 3828
     case Proto::kOther:
       return 47;  // GRE: no checksum csum judges
   }
@@ -127,6 +130,7 @@ size_t ChecksumOffset(Proto p) {
     case Proto::kTCP:
       return header::TCP::kChecksumOffset;
     case Proto::kUDP:
+    case Proto::kUDPLite:
       return header::UDP::kChecksumOffset;
     case Proto::kICMPv4:
     case Proto::kICMPv6:
@@ -147,6 +151,8 @@ const char* LayerOf(Proto p) {
       return "icmpv4";
     case Proto::kICMPv6:
       return "icmpv6";
+    case Proto::kUDPLite:
+      return "udplite";
     case Proto::kOther:
       break;
   }
@@ -174,6 +180,15 @@ Transport UDP(size_t payload, uint32_t seed) {
   Bytes b(header::UDP::kSize);
   CheckOk(header::UDP::Encode(f, b), "UDP encode");
   return {Proto::kUDP, Concat(b, Payload(payload, seed))};
+}
+
+// UDPLite is a UDP-Lite datagram (RFC 3828) whose Checksum Coverage is 0:
+// the checksum covers all of it, as UDP's would.
+Transport UDPLite(size_t payload, uint32_t seed) {
+  Transport t = UDP(payload, seed);
+  t.proto = Proto::kUDPLite;
+  StoreBig16(t.bytes.data() + 4, 0);
+  return t;
 }
 
 Transport ICMPv4Echo(size_t payload, uint32_t seed, uint8_t type = 8) {
@@ -209,7 +224,10 @@ uint16_t ComplementOfSum(const Transport& t, uint16_t pseudo) {
 
 uint16_t TransportChecksum(const Transport& t, uint16_t pseudo) {
   uint16_t c = ComplementOfSum(t, pseudo);
-  if (t.proto == Proto::kUDP && c == 0) c = 0xffff;  // RFC 768
+  // RFC 768, RFC 3828 section 3.1.
+  if ((t.proto == Proto::kUDP || t.proto == Proto::kUDPLite) && c == 0) {
+    c = 0xffff;
+  }
   return c;
 }
 
@@ -236,10 +254,15 @@ struct Datagram {
   bool has_transport_header = false;
   Proto proto = Proto::kOther;
   uint16_t tp_correct = 0;
+  // tp_pseudo holds the folded pseudo-header sums with and without the
+  // transport length: the values an offloading host stores (TCP, UDP).
+  std::optional<std::array<uint16_t, 2>> tp_pseudo;
   // judgeable is false for a fragment.
   bool fragment = false;
+  // bad_length: the UDP length contradicts the IP length.
+  bool bad_length = false;
   // declared_length is the IP length field's value (v6: 40 + payload
-  // length); more than bytes.size() for a lying length.
+  // length); more than bytes.size() for a lying length, 0 for TSO.
   size_t declared_length = 0;
 };
 
@@ -248,8 +271,10 @@ struct V4Options {
   // final_destination is the address the pseudo-header carries when a
   // source route is not used up.
   std::optional<header::IPv4Address> final_destination;
-  // extra_length is added to Total Length (a lying length).
+  // extra_length is added to Total Length (a lying length, or a TSO
+  // super-packet's); zero_length stores 0 there (TSO).
   size_t extra_length = 0;
+  bool zero_length = false;
 };
 
 Bytes IPv4Header(size_t payload_length, uint8_t protocol, const V4Options& o,
@@ -270,6 +295,11 @@ Bytes IPv4Header(size_t payload_length, uint8_t protocol, const V4Options& o,
   f.options = o.options;
   Bytes b(header::IPv4::HeaderSize(f));
   CheckOk(header::IPv4::Encode(f, b), "IPv4 encode");
+  if (o.zero_length) {  // what a TSO sender may leave; re-sealed
+    StoreBig16(b.data() + 2, 0);
+    StoreBig16(b.data() + 10, 0);
+    StoreBig16(b.data() + 10, static_cast<uint16_t>(~checksum::Checksum(b)));
+  }
   return b;
 }
 
@@ -289,14 +319,29 @@ uint16_t Seal(Transport& t, uint16_t pseudo) {
   return c;
 }
 
+// OffloadValues returns the pseudo-header sums an offloading host leaves in
+// a TCP or UDP checksum field.
+template <typename Address>
+std::optional<std::array<uint16_t, 2>> OffloadValues(const Transport& t,
+                                                     const Address& src,
+                                                     const Address& dst) {
+  if (t.proto != Proto::kTCP && t.proto != Proto::kUDP) return std::nullopt;
+  const uint8_t p = ProtocolNumber(t.proto);
+  return std::array<uint16_t, 2>{
+      header::PseudoHeaderSum(src, dst, p,
+                              static_cast<uint16_t>(t.bytes.size())),
+      header::PseudoHeaderSum(src, dst, p, 0)};
+}
+
 Datagram V4(Transport t, const V4Options& o = {}) {
   Datagram d;
   d.tp_correct = Seal(t, V4Pseudo(t, o));
+  d.tp_pseudo = OffloadValues(t, kSrc4, o.final_destination.value_or(kDst4));
   Bytes ip = IPv4Header(t.bytes.size(), ProtocolNumber(t.proto), o);
   d.ip_header_length = ip.size();
   d.ip_correct = LoadBig16(ip.data() + 10);
   d.bytes = Concat(ip, t.bytes);
-  d.declared_length = d.bytes.size() + o.extra_length;
+  d.declared_length = o.zero_length ? 0 : d.bytes.size() + o.extra_length;
   d.has_transport_header = t.proto != Proto::kOther;
   d.proto = t.proto;
   return d;
@@ -388,6 +433,7 @@ Datagram V6(Transport t, const V6Options& o = {}) {
   Datagram d;
   d.v4 = false;
   d.tp_correct = Seal(t, V6Pseudo(t, o.final_destination));
+  d.tp_pseudo = OffloadValues(t, kSrc6, o.final_destination);
   uint8_t next = o.extension.empty() ? ProtocolNumber(t.proto) : o.first_type;
   Bytes ip =
       IPv6Header(o.extension.size() + t.bytes.size(), next, o.destination);
@@ -438,6 +484,7 @@ struct Expect {
   std::optional<uint16_t> stored;
   std::optional<uint16_t> computed;
   std::optional<size_t> offset;
+  std::string reason;
 };
 
 struct Frame {
@@ -493,14 +540,20 @@ Frame Framed(const Bytes& link, const Datagram& d, const Damage& damage = {},
     StoreBig16(f.bytes.data() + tp_field, *damage.tp_stored);
   f.caplen = damage.caplen ? damage.caplen : f.bytes.size();
   const size_t captured_end = std::min(f.caplen, net + d.bytes.size());
+  // A TSO super-packet: an IPv4 length of 0 or past the frame, nothing cut.
+  // It is judged over the bytes the frame has (verify.h).
+  const bool tso =
+      d.v4 && f.caplen == f.bytes.size() &&
+      (d.declared_length == 0 || net + d.declared_length > f.bytes.size());
   if (d.v4) {
-    Expect e{"ipv4", "unverified", {}, {}, {}};
+    Expect e{"ipv4", "unverified", {}, {}, {}, "truncated"};
     if (ip_field + 2 <= captured_end) {
       e.stored = LoadBig16(f.bytes.data() + ip_field);
       e.offset = ip_field;
       if (net + d.ip_header_length <= captured_end) {
         e.verdict = VerdictFor(*e.stored, d.ip_correct);
         e.computed = d.ip_correct;
+        e.reason = e.verdict == "bad" && *e.stored == 0 ? "offload" : "";
       }
     }
     f.expects.push_back(e);
@@ -512,16 +565,27 @@ Frame Framed(const Bytes& link, const Datagram& d, const Damage& damage = {},
   if (!d.has_transport_header) return f;
   if (d.proto == Proto::kICMPv4 && !d.v4) return f;
   if (d.proto == Proto::kICMPv6 && d.v4) return f;
-  Expect e{LayerOf(d.proto), "unverified", {}, {}, {}};
+  Expect e{LayerOf(d.proto), "unverified", {}, {}, {}, "truncated"};
   if (tp_field + 2 <= captured_end) {
     e.stored = LoadBig16(f.bytes.data() + tp_field);
     e.offset = tp_field;
-    const bool whole = net + d.declared_length <= captured_end;
+    const bool whole = tso || net + d.declared_length <= captured_end;
     if (d.proto == Proto::kUDP && d.v4 && *e.stored == 0) {
       e.verdict = "none";
-    } else if (whole && !d.fragment) {
+      e.reason = "";
+    } else if (d.fragment) {
+      e.reason = "fragment";
+    } else if (d.bad_length) {
+      e.reason = "bad-length";
+    } else if (whole) {
       e.verdict = VerdictFor(*e.stored, d.tp_correct);
       e.computed = d.tp_correct;
+      e.reason = "";
+      const bool offload =
+          d.tp_pseudo && (*e.stored == 0 || *e.stored == (*d.tp_pseudo)[0] ||
+                          *e.stored == (*d.tp_pseudo)[1]);
+      if (e.verdict == "bad" && offload) e.reason = "offload";
+      if (tso) e.reason += e.reason.empty() ? "tso" : ",tso";
     }
   }
   f.expects.push_back(e);
@@ -701,12 +765,55 @@ std::vector<Frame> EthernetFrames() {
   add(V4(UDP(10, ++seed)), Cut(14 + 8));
   add(V6(UDP(300, ++seed)), Cut(14 + 40 + 4));
   add(V6(ICMPv6Echo(300, ++seed)), Cut(14 + 40 + 8 + 100));
-  // A Total Length that runs past the bytes sent (a lying length): the
-  // header checksum is judged, the transport's cannot be.
+  // A Total Length that runs past the bytes sent, nothing cut, or a Total
+  // Length of 0: TSO super-packets, judged over the bytes the frame has.
+  // The same cut by the capture: unverified.
   {
     V4Options o;
     o.extra_length = 64;
     add(V4(TCP(40, ++seed), o));
+    V4Options zero;
+    zero.zero_length = true;
+    add(V4(TCP(1400, ++seed), zero));
+    Datagram d = V4(TCP(2000, ++seed), zero);
+    add(d, TpStored((*d.tp_pseudo)[1]));
+    add(V4(UDP(300, ++seed), o));
+    add(V4(TCP(300, ++seed), o), Cut(14 + 20 + 20 + 100));
+  }
+  // Checksum offload on the capturing host: the TCP or UDP field holds the
+  // folded pseudo-header sum (with the length, as Linux leaves it, or
+  // without), or zero; an IPv4 header checksum left zero.
+  {
+    Datagram d = V4(TCP(90, ++seed));
+    add(d, TpStored((*d.tp_pseudo)[0]));
+    Datagram e = V6(TCP(90, ++seed));
+    add(e, TpStored((*e.tp_pseudo)[1]));
+    Datagram u = V6(UDP(70, ++seed));
+    add(u, TpStored((*u.tp_pseudo)[0]));
+    Datagram z = V4(TCP(30, ++seed));
+    add(z, TpStored(0));
+    Datagram h = V4(UDP(30, ++seed));
+    add(h, IpStored(0));
+  }
+  // A UDP length that contradicts the IP length: past the IP payload, and
+  // below the UDP header's own size.
+  {
+    Transport t = UDP(40, ++seed);
+    StoreBig16(t.bytes.data() + 4, 200);
+    Datagram d = V4(t);
+    d.bad_length = true;
+    add(d);
+    Transport s6 = UDP(40, ++seed);
+    StoreBig16(s6.bytes.data() + 4, 4);
+    Datagram d6 = V6(s6);
+    d6.bad_length = true;
+    add(d6);
+  }
+  // UDP-Lite covering the whole datagram, over both IP versions, one bad.
+  {
+    add(V4(UDPLite(50, ++seed)));
+    Datagram d = V6(UDPLite(50, ++seed));
+    add(d, TpStored(static_cast<uint16_t>(d.tp_correct ^ 0x0f00)));
   }
   // Ethernet padding after a short datagram is no part of it.
   add(V4(UDP(4, ++seed)), {}, 0, 60);
@@ -767,7 +874,7 @@ std::vector<Frame> EthernetFrames() {
 void WriteTruth(const std::string& path, const std::vector<Frame>& frames) {
   FILE* f = std::fopen(path.c_str(), "w");
   Check(f != nullptr, "cannot write ground truth");
-  std::fputs("frame\tlayer\tverdict\tstored\tcomputed\tcsum_off\n", f);
+  std::fputs("frame\tlayer\tverdict\tstored\tcomputed\tcsum_off\treason\n", f);
   for (size_t i = 0; i < frames.size(); ++i) {
     for (const Expect& e : frames[i].expects) {
       std::fprintf(f, "%zu\t%s\t%s\t", i + 1, e.layer.c_str(),
@@ -777,7 +884,7 @@ void WriteTruth(const std::string& path, const std::vector<Frame>& frames) {
       if (e.computed) std::fprintf(f, "0x%04x", *e.computed);
       std::fputc('\t', f);
       if (e.offset) std::fprintf(f, "%zu", *e.offset);
-      std::fputc('\n', f);
+      std::fprintf(f, "\t%s\n", e.reason.c_str());
     }
   }
   std::fclose(f);

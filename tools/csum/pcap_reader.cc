@@ -198,6 +198,7 @@ absl::StatusOr<bool> CaptureReader::NextPcap(CaptureRecord* record) {
   record->linktype = first_linktype_;
   record->data_offset = hlen;
   record->data = record->raw.subspan(hlen);
+  record->wire_length = U32(record->raw.data() + 12);
   pos_ += size;
   consumed_ += size;
   return true;
@@ -255,6 +256,7 @@ absl::StatusOr<bool> CaptureReader::NextPcapng(CaptureRecord* record) {
   // Packet blocks: where the data starts, its captured length, and the
   // interface it came from.
   size_t data_at = 0, caplen = 0;
+  uint64_t wire_length = 0;
   uint32_t iface = 0;
   bool packet = false;
   if (type == kShbType) {
@@ -279,6 +281,7 @@ absl::StatusOr<bool> CaptureReader::NextPcapng(CaptureRecord* record) {
     }
     iface = type == kEpbType ? U32(body) : U16(body);
     caplen = U32(body + 12);
+    wire_length = U32(body + 16);
     data_at = 8 + 20;
     if (caplen > body_len - 20) {
       return Error("a packet's captured length exceeds its block", number,
@@ -293,6 +296,7 @@ absl::StatusOr<bool> CaptureReader::NextPcapng(CaptureRecord* record) {
     // snapshot length (0: none) and at the block's end.
     iface = 0;
     caplen = U32(body);
+    wire_length = caplen;
     if (!interfaces_.empty() && interfaces_[0].snaplen != 0) {
       caplen = std::min<size_t>(caplen, interfaces_[0].snaplen);
     }
@@ -312,6 +316,7 @@ absl::StatusOr<bool> CaptureReader::NextPcapng(CaptureRecord* record) {
     record->linktype = interfaces_[iface].linktype;
     record->data_offset = data_at;
     record->data = raw.subspan(data_at, caplen);
+    record->wire_length = wire_length;
   }
   pos_ += length;
   consumed_ += length;

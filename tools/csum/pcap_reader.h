@@ -65,6 +65,10 @@ struct CaptureRecord {
   uint32_t linktype = 0;
   size_t data_offset = 0;
   std::span<uint8_t> data;
+  // wire_length is the packet's length on the wire as the record states it
+  // (pcap orig_len, pcapng original packet length); data.size() less than
+  // it means the capture cut the packet.
+  uint64_t wire_length = 0;
 };
 
 // CaptureReader reads a capture from a ByteSource.

@@ -12,8 +12,16 @@
 namespace ipsum::csum {
 namespace {
 
-constexpr Layer kLayers[] = {Layer::kIPv4, Layer::kTCP, Layer::kUDP,
-                             Layer::kICMPv4, Layer::kICMPv6};
+constexpr Layer kLayers[] = {Layer::kIPv4,   Layer::kTCP,    Layer::kUDP,
+                             Layer::kICMPv4, Layer::kICMPv6, Layer::kUDPLite};
+
+// ReasonText is the `reason` column of `f`: its Reason, and "tso" for a
+// field judged over a TSO super-packet.
+std::string ReasonText(const FieldCheck& f) {
+  std::string text(ReasonName(f.reason));
+  if (f.tso) text += text.empty() ? "tso" : ",tso";
+  return text;
+}
 
 // Hex16 formats `v` as "0x" and four lowercase hex digits.
 std::string Hex16(uint16_t v) { return absl::StrFormat("0x%04x", v); }
@@ -57,6 +65,8 @@ void Tally::Add(const FrameCheck& check) {
   }
   for (const FieldCheck& f : check.checks()) {
     ++fields[static_cast<size_t>(f.layer)][static_cast<size_t>(f.verdict)];
+    ++reasons[static_cast<size_t>(f.verdict)][static_cast<size_t>(f.reason)];
+    tso += f.tso;
   }
 }
 
@@ -73,6 +83,12 @@ void Tally::Merge(const Tally& other) {
   for (size_t l = 0; l < kLayerCount; ++l) {
     for (size_t v = 0; v < kVerdictCount; ++v) {
       fields[l][v] += other.fields[l][v];
+    }
+  }
+  tso += other.tso;
+  for (size_t v = 0; v < kVerdictCount; ++v) {
+    for (size_t r = 0; r < kReasonCount; ++r) {
+      reasons[v][r] += other.reasons[v][r];
     }
   }
 }
@@ -124,6 +140,27 @@ std::string FormatSummary(std::string_view title, const Tally& t) {
     row(LayerName(layer), c);
   }
   row("total", total);
+  // The bad and unverified fields by reason, in Reason order with kNone
+  // last; a bad field without a reason is "unexplained".
+  for (Verdict v : {Verdict::kBad, Verdict::kUnverified}) {
+    const auto& by = t.reasons[static_cast<size_t>(v)];
+    if (t.Count(v) == 0) continue;
+    absl::StrAppend(&out, "  ", std::string(VerdictName(v)), ":");
+    const char* sep = " ";
+    for (size_t r = 1; r <= kReasonCount; ++r) {
+      const size_t i = r % kReasonCount;  // kNone last
+      if (by[i] == 0) continue;
+      const std::string_view name = ReasonName(static_cast<Reason>(i));
+      absl::StrAppend(&out, sep, by[i], " ",
+                      name.empty() ? "unexplained" : std::string(name));
+      sep = ", ";
+    }
+    out += "\n";
+  }
+  if (t.tso) {
+    absl::StrAppend(&out, "  tso: ", t.tso, t.tso == 1 ? " field" : " fields",
+                    " judged over the bytes of a TSO super-packet\n");
+  }
   return out;
 }
 
@@ -149,6 +186,8 @@ void AppendTsv(std::string& out, std::string_view file, uint64_t frame,
   if (f.has_computed) out += Hex16(f.computed);
   out += '\t';
   if (f.has_stored) absl::StrAppend(&out, f.offset);
+  out += '\t';
+  out += ReasonText(f);
   out += '\n';
 }
 
@@ -169,7 +208,12 @@ void AppendJson(std::string& out, std::string_view file, uint64_t frame,
       f.has_stored ? absl::StrCat("\"", Hex16(f.stored), "\"") : "null",
       ",\"computed\":",
       f.has_computed ? absl::StrCat("\"", Hex16(f.computed), "\"") : "null",
-      ",\"csum_off\":", f.has_stored ? absl::StrCat(f.offset) : "null", "}\n");
+      ",\"csum_off\":", f.has_stored ? absl::StrCat(f.offset) : "null",
+      ",\"reason\":",
+      f.reason == Reason::kNone && !f.tso
+          ? "null"
+          : absl::StrCat("\"", ReasonText(f), "\""),
+      "}\n");
 }
 
 }  // namespace ipsum::csum

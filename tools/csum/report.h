@@ -4,16 +4,20 @@
 // rendered as a summary table, and one record per checksum field as a
 // tab-separated line or a JSON line:
 //
-//   frame  layer  verdict  stored  computed  csum_off
-//   3      tcp    bad      0x1c2d  0x1c3d    50
+//   frame  layer  verdict     stored  computed  csum_off  reason
+//   3      tcp    bad         0x1c2d  0x1c3d    50
+//   4      tcp    bad         0x9a41  0x1c3d    50        offload
+//   5      udp    unverified  0x77e0            40        fragment
 //
 // `frame` is the 1-based packet number; `stored` and `computed` are "0x" and
 // four lowercase hex digits; `computed` is empty for unverified and none,
 // `stored` and `csum_off` (the field's offset from the first byte of the
 // frame, link-layer header included) are empty when the field is not in the
-// captured bytes. JSON lines carry the same keys, with null for empty. When
-// more than one capture is reported at once, each record starts with a
-// `file` column (key).
+// captured bytes. `reason` (verify.h, Reason) is empty for good and none
+// verdicts and for a bad value with no known cause; a field judged over a
+// TSO super-packet adds `tso` to it ("tso", "offload,tso"). JSON lines carry
+// the same keys, with null for empty. When more than one capture is reported at
+// once, each record starts with a `file` column (key).
 //
 // No libpcap here: this compiles and is tested on every target.
 
@@ -42,6 +46,10 @@ struct Tally {
   std::map<std::string, uint64_t> undecodable_reasons;
   // fields[layer][verdict] counts the checksum fields met.
   std::array<std::array<uint64_t, kVerdictCount>, kLayerCount> fields{};
+  // reasons[verdict][reason] counts them by verdict and reason.
+  std::array<std::array<uint64_t, kReasonCount>, kVerdictCount> reasons{};
+  // tso counts the fields judged over a TSO super-packet.
+  uint64_t tso = 0;
 
   // Add counts one frame and its fields.
   void Add(const FrameCheck& check);
@@ -60,12 +68,15 @@ struct Tally {
 //     ipv4         8         8      7      1           0      0
 //     ...
 //     total       19        17     15      2           1      1
+//     bad: 1 offload, 1 unexplained          (only when there are any)
+//     unverified: 1 truncated
+//     tso: 1 field judged over the bytes of a TSO super-packet
 std::string FormatSummary(std::string_view title, const Tally& tally);
 
 // kTsvHeader is the header line of --format=tsv (without the `file`
 // column), newline included.
 inline constexpr std::string_view kTsvHeader =
-    "frame\tlayer\tverdict\tstored\tcomputed\tcsum_off\n";
+    "frame\tlayer\tverdict\tstored\tcomputed\tcsum_off\treason\n";
 
 // AppendTsvHeader appends kTsvHeader to `out`, with a leading `file` column
 // when `with_file`.

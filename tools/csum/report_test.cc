@@ -28,9 +28,15 @@ TEST(AppendTsv, JudgedUnverifiedAndMissingFields) {
   std::string out;
   AppendTsvHeader(out, false);
   AppendTsv(out, "", 3, Judged(Layer::kTCP, Verdict::kBad, 0x1c2d, 0xab, 50));
+  FieldCheck offload = Judged(Layer::kTCP, Verdict::kBad, 0, 0xab, 50);
+  offload.reason = Reason::kOffload;
+  AppendTsv(out, "", 4, offload);
+  offload.tso = true;
+  AppendTsv(out, "", 5, offload);
   FieldCheck cut;
   cut.layer = Layer::kUDP;
   cut.verdict = Verdict::kUnverified;
+  cut.reason = Reason::kTruncated;
   AppendTsv(out, "", 12, cut);
   FieldCheck none;
   none.layer = Layer::kUDP;
@@ -39,10 +45,12 @@ TEST(AppendTsv, JudgedUnverifiedAndMissingFields) {
   none.offset = 40;
   AppendTsv(out, "", 13, none);
   EXPECT_EQ(out,
-            "frame\tlayer\tverdict\tstored\tcomputed\tcsum_off\n"
-            "3\ttcp\tbad\t0x1c2d\t0x00ab\t50\n"
-            "12\tudp\tunverified\t\t\t\n"
-            "13\tudp\tnone\t0x0000\t\t40\n");
+            "frame\tlayer\tverdict\tstored\tcomputed\tcsum_off\treason\n"
+            "3\ttcp\tbad\t0x1c2d\t0x00ab\t50\t\n"
+            "4\ttcp\tbad\t0x0000\t0x00ab\t50\toffload\n"
+            "5\ttcp\tbad\t0x0000\t0x00ab\t50\toffload,tso\n"
+            "12\tudp\tunverified\t\t\t\ttruncated\n"
+            "13\tudp\tnone\t0x0000\t\t40\t\n");
 }
 
 TEST(AppendTsv, FileColumn) {
@@ -51,8 +59,8 @@ TEST(AppendTsv, FileColumn) {
   AppendTsv(out, "a.pcap", 1,
             Judged(Layer::kIPv4, Verdict::kGood, 0xffff, 0, 24));
   EXPECT_EQ(out,
-            "file\tframe\tlayer\tverdict\tstored\tcomputed\tcsum_off\n"
-            "a.pcap\t1\tipv4\tgood\t0xffff\t0x0000\t24\n");
+            "file\tframe\tlayer\tverdict\tstored\tcomputed\tcsum_off\treason\n"
+            "a.pcap\t1\tipv4\tgood\t0xffff\t0x0000\t24\t\n");
 }
 
 TEST(AppendJson, SameRecordsWithNulls) {
@@ -61,13 +69,15 @@ TEST(AppendJson, SameRecordsWithNulls) {
              Judged(Layer::kICMPv6, Verdict::kGood, 0x4ae8, 0x4ae8, 56));
   FieldCheck cut;
   cut.layer = Layer::kTCP;
+  cut.reason = Reason::kFragment;
   AppendJson(out, "we\"ird\n.pcap", 8, cut);
   EXPECT_EQ(out,
             "{\"frame\":7,\"layer\":\"icmpv6\",\"verdict\":\"good\","
-            "\"stored\":\"0x4ae8\",\"computed\":\"0x4ae8\",\"csum_off\":56}\n"
+            "\"stored\":\"0x4ae8\",\"computed\":\"0x4ae8\",\"csum_off\":56,"
+            "\"reason\":null}\n"
             "{\"file\":\"we\\\"ird\\u000a.pcap\",\"frame\":8,\"layer\":\"tcp\","
             "\"verdict\":\"unverified\",\"stored\":null,\"computed\":null,"
-            "\"csum_off\":null}\n");
+            "\"csum_off\":null,\"reason\":\"fragment\"}\n");
 }
 
 TEST(FormatSummary, UndecodableFramesByReason) {
@@ -95,19 +105,24 @@ TEST(FormatSummary, CountsByLayerAndVerdict) {
   ip.fields[0] = Judged(Layer::kIPv4, Verdict::kGood, 1, 1, 24);
   ip.fields[1] = Judged(Layer::kTCP, Verdict::kBad, 1, 2, 50);
   t.Add(ip);
+  ip.fields[1].reason = Reason::kOffload;
+  ip.fields[1].tso = true;
+  ip.fields[0].verdict = Verdict::kUnverified;
+  ip.fields[0].reason = Reason::kTruncated;
+  t.Add(ip);
   FrameCheck arp;
   arp.kind = FrameKind::kNotIP;
   t.Add(arp);
   Tally sum;
   sum.Merge(t);
-  EXPECT_EQ(sum.Count(Verdict::kBad), 1u);
+  EXPECT_EQ(sum.Count(Verdict::kBad), 2u);
   EXPECT_EQ(FormatSummary("x.pcap: pcap, ethernet", sum),
-            "x.pcap: pcap, ethernet, 2 packets (1 ipv4, 0 ipv6, 1 not ip)\n"
+            "x.pcap: pcap, ethernet, 3 packets (2 ipv4, 0 ipv6, 1 not ip)\n"
             "  layer      fields  verified      good       bad  unverified"
             "      none\n"
-            "  ipv4            1         1         1         0           0"
+            "  ipv4            2         1         1         0           1"
             "         0\n"
-            "  tcp             1         1         0         1           0"
+            "  tcp             2         2         0         2           0"
             "         0\n"
             "  udp             0         0         0         0           0"
             "         0\n"
@@ -115,8 +130,13 @@ TEST(FormatSummary, CountsByLayerAndVerdict) {
             "         0\n"
             "  icmpv6          0         0         0         0           0"
             "         0\n"
-            "  total           2         2         1         1           0"
-            "         0\n");
+            "  udplite         0         0         0         0           0"
+            "         0\n"
+            "  total           4         3         1         2           1"
+            "         0\n"
+            "  bad: 1 offload, 1 unexplained\n"
+            "  unverified: 1 truncated\n"
+            "  tso: 1 field judged over the bytes of a TSO super-packet\n");
 }
 
 }  // namespace

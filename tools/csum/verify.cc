@@ -5,6 +5,8 @@
 
 #include "tools/csum/verify.h"
 
+#include <algorithm>
+
 #include "checksum/checksum.h"
 #include "checksum/endian.h"
 #include "header/address.h"
@@ -21,12 +23,14 @@ using tcpip::ParsedPacket;
 using tcpip::ParseError;
 
 // Where each checksum field sits in its header.
-constexpr size_t kIPv4ChecksumOffset = 10;  // RFC 791 section 3.1
-constexpr size_t kTCPChecksumOffset = 16;   // RFC 9293 section 3.1
-constexpr size_t kUDPChecksumOffset = 6;    // RFC 768
-constexpr size_t kUDPLengthOffset = 4;      // RFC 768
-constexpr size_t kUDPHeaderSize = 8;        // RFC 768
-constexpr size_t kICMPChecksumOffset = 2;   // RFC 792, RFC 4443 2.1
+constexpr size_t kIPv4ChecksumOffset = 10;    // RFC 791 section 3.1
+constexpr size_t kTCPChecksumOffset = 16;     // RFC 9293 section 3.1
+constexpr size_t kUDPChecksumOffset = 6;      // RFC 768
+constexpr size_t kUDPLengthOffset = 4;        // RFC 768
+constexpr size_t kUDPHeaderSize = 8;          // RFC 768
+constexpr size_t kICMPChecksumOffset = 2;     // RFC 792, RFC 4443 2.1
+constexpr size_t kUDPLiteCoverageOffset = 4;  // RFC 3828 section 3.1
+constexpr uint8_t kProtocolUDPLite = 136;     // RFC 3828 section 5
 
 constexpr size_t kIPv4SourceOffset = 12;
 constexpr size_t kIPv4DestinationOffset = 16;
@@ -56,6 +60,9 @@ struct Datagram {
   // last byte of the datagram present in the frame.
   size_t network;
   size_t captured_end;
+  // tso: the datagram is judged over the bytes the frame has; see
+  // IsTsoSuperPacket.
+  bool tso;
 };
 
 // StartField fills in `layer`, and the stored value and offset when the
@@ -182,8 +189,77 @@ ParsedPacket ParseLinkPayload(const LinkDecode& link,
   return tcpip::ParseIP(frame.subspan(link.offset));
 }
 
+constexpr size_t kIPv4TotalLengthOffset = 2;
+constexpr size_t kIPv4MaxHeader = 60;
+constexpr size_t kEthernetMaxHeader = 14 + 4 * tcpip::kMaxVlanTags;
+
+// IsTsoSuperPacket reports whether `parsed` is an IPv4 datagram sent with
+// segmentation offload: the capture cut nothing (`wire_length` is the
+// frame's size) and its whole header is present, yet its Total Length is 0
+// or runs past the frame. Wireshark (ip.tso_support) then takes the
+// datagram to be the bytes the frame has.
+bool IsTsoSuperPacket(const ParsedPacket& parsed, size_t base,
+                      std::span<const uint8_t> frame, size_t wire_length) {
+  if (wire_length != frame.size() || parsed.network != NetworkProtocol::kIPv4) {
+    return false;
+  }
+  const size_t network = base + parsed.network_offset;
+  if (network + kIPv4MinHeader > frame.size()) return false;
+  const size_t ihl = size_t{frame[network] & 0x0fu} * 4;
+  if (ihl < kIPv4MinHeader || network + ihl > frame.size()) return false;
+  const size_t total =
+      LoadBig16(frame.data() + network + kIPv4TotalLengthOffset);
+  return total == 0 || network + total > frame.size();
+}
+
+// ParseTso parses a datagram IsTsoSuperPacket accepted, as if its Total
+// Length were the bytes the frame has from its first byte on: the link and
+// IP headers are copied and the length patched (tcpip parses only headers),
+// then the lengths, which may pass 16 bits, are set.
+ParsedPacket ParseTso(const LinkDecode& link, const ParsedPacket& first,
+                      std::span<const uint8_t> frame) {
+  std::array<uint8_t, kEthernetMaxHeader + kIPv4MaxHeader> head;
+  const size_t network = link.offset + first.network_offset;
+  const size_t ihl = size_t{frame[network] & 0x0fu} * 4;
+  const size_t present = frame.size() - network;
+  const size_t n = first.network_offset + ihl;  // <= head.size()
+  std::copy_n(frame.data() + link.offset, n, head.data());
+  StoreBig16(head.data() + first.network_offset + kIPv4TotalLengthOffset,
+             static_cast<uint16_t>(std::min<size_t>(present, 0xffff)));
+  const std::span<const uint8_t> prefix(head.data(), n);
+  const size_t size = frame.size() - link.offset;
+  ParsedPacket p = link.payload == LinkPayload::kEthernet
+                       ? tcpip::ParseEthernetPrefix(prefix, size)
+                       : tcpip::ParseIPPrefix(prefix, size);
+  p.ip_length = present;
+  p.captured_ip_bytes = present;
+  p.trailing_bytes = 0;
+  p.truncated = false;
+  if (p.ok() && p.network_header_length == ihl) {
+    p.transport_length = present - ihl;
+  }
+  return p;
+}
+
 void Add(FrameCheck& out, const FieldCheck& f) {
   out.fields[out.field_count++] = f;
+}
+
+// Unverified records `f` as unverified for `reason`.
+void Unverified(FrameCheck& out, FieldCheck f, Reason reason) {
+  f.verdict = Verdict::kUnverified;
+  f.reason = reason;
+  Add(out, f);
+}
+
+// MarkOffload gives a bad field the reason `offload` when its stored value
+// is one an offloading host leaves: zero, or one of `pseudo_sums` (the
+// folded pseudo-header sums with and without the transport length).
+void MarkOffload(FieldCheck& f, std::span<const uint16_t> pseudo_sums) {
+  if (f.verdict != Verdict::kBad) return;
+  bool offload = f.stored == 0;
+  for (uint16_t p : pseudo_sums) offload = offload || f.stored == p;
+  if (offload) f.reason = Reason::kOffload;
 }
 
 // CheckIPv4Header judges the header checksum when the whole header is
@@ -193,9 +269,13 @@ void CheckIPv4Header(const Datagram& d, FrameCheck& out) {
   FieldCheck f = StartField(d, Layer::kIPv4, d.network + kIPv4ChecksumOffset);
   if (p.ok()) {
     const size_t end = d.network + p.network_header_length;
-    if (CoveredCaptured(d, f, end)) Judge(d, d.network, end, 0, false, f);
+    if (CoveredCaptured(d, f, end)) {
+      Judge(d, d.network, end, 0, false, f);
+      MarkOffload(f, {});
+      return Add(out, f);
+    }
   }
-  Add(out, f);
+  Unverified(out, f, Reason::kTruncated);
 }
 
 // CheckTransport judges the TCP, UDP, ICMPv4 or ICMPv6 checksum of a
@@ -218,6 +298,10 @@ void CheckTransport(const Datagram& d, FrameCheck& out) {
       layer = Layer::kUDP;
       field_offset = kUDPChecksumOffset;
       break;
+    case kProtocolUDPLite:
+      layer = Layer::kUDPLite;
+      field_offset = kUDPChecksumOffset;
+      break;
     case header::kProtocolICMPv4:
       if (!v4) return;
       layer = Layer::kICMPv4;
@@ -233,50 +317,82 @@ void CheckTransport(const Datagram& d, FrameCheck& out) {
   }
   // A field the IP length leaves out is not part of the datagram.
   FieldCheck f;
-  if (t + field_offset + 2 <= declared_end) {
-    f = StartField(d, layer, t + field_offset);
-  } else {
+  if (t + field_offset + 2 > declared_end) {
     f.layer = layer;
-    f.verdict = Verdict::kUnverified;
+    return Unverified(out, f, Reason::kBadLength);
   }
-  if (!f.has_stored) return Add(out, f);
+  f = StartField(d, layer, t + field_offset);
+  if (!f.has_stored) return Unverified(out, f, Reason::kTruncated);
 
   // UDP's length may cover less than the IP payload (the rest is padding a
   // receiver trims), never more.
   size_t end = declared_end;
   size_t length = p.transport_length;
+  if (layer == Layer::kUDP && v4 && f.stored == 0) {
+    f.verdict = Verdict::kNone;  // RFC 768: no checksum was generated.
+    return Add(out, f);
+  }
+  // A fragment's transport checksum covers the reassembled datagram (and a
+  // UDP length there covers more than this fragment).
+  if (p.is_fragment) return Unverified(out, f, Reason::kFragment);
   if (layer == Layer::kUDP) {
-    if (v4 && f.stored == 0) {
-      f.verdict = Verdict::kNone;  // RFC 768: no checksum was generated.
-      return Add(out, f);
+    if (t + kUDPHeaderSize > d.captured_end) {
+      return Unverified(out, f, Reason::kTruncated);
     }
-    if (t + kUDPHeaderSize > d.captured_end) return Add(out, f);
     length = LoadBig16(d.frame.data() + t + kUDPLengthOffset);
     if (length < kUDPHeaderSize || length > p.transport_length) {
-      return Add(out, f);  // the lengths contradict each other
+      return Unverified(out, f, Reason::kBadLength);
     }
     end = t + length;
+  } else if (layer == Layer::kUDPLite) {
+    if (t + kUDPHeaderSize > d.captured_end) {
+      return Unverified(out, f, Reason::kTruncated);
+    }
+    // RFC 3828 section 3.1: coverage 0 is the whole datagram; below the
+    // header or past the datagram the packet is discarded.
+    size_t coverage = LoadBig16(d.frame.data() + t + kUDPLiteCoverageOffset);
+    if (coverage == 0) coverage = p.transport_length;
+    if (coverage < kUDPHeaderSize || coverage > p.transport_length) {
+      return Unverified(out, f, Reason::kBadLength);
+    }
+    end = t + coverage;
   }
-  // A fragment's transport checksum covers the reassembled datagram.
-  if (p.is_fragment || end > d.captured_end) return Add(out, f);
+  if (end > d.captured_end) return Unverified(out, f, Reason::kTruncated);
 
-  uint16_t pseudo = 0;
+  // pseudo[0] is the pseudo-header sum; pseudo[1] the same without the
+  // transport length, which some offloading hosts store.
+  uint16_t pseudo[2] = {0, 0};
   const uint8_t* ip = d.frame.data() + d.network;
   if (v4) {
     if (layer != Layer::kICMPv4) {
-      pseudo = header::PseudoHeaderSum(
-          header::IPv4Address::From(ip + kIPv4SourceOffset),
-          IPv4FinalDestination(d, p.network_header_length),
-          p.transport_protocol, static_cast<uint16_t>(length));
+      const auto src = header::IPv4Address::From(ip + kIPv4SourceOffset);
+      const auto dst = IPv4FinalDestination(d, p.network_header_length);
+      pseudo[1] = header::PseudoHeaderSum(src, dst, p.transport_protocol, 0);
+      // A TSO datagram's length may pass 16 bits: its high half is one
+      // more 16-bit word of the sum.
+      pseudo[0] = checksum::Combine(
+          header::PseudoHeaderSum(src, dst, p.transport_protocol,
+                                  static_cast<uint16_t>(length)),
+          static_cast<uint16_t>(length >> 16));
     }
   } else {
     header::IPv6Address dst;
-    if (!IPv6FinalDestination(d, dst)) return Add(out, f);
-    pseudo = header::PseudoHeaderSum(
-        header::IPv6Address::From(ip + kIPv6SourceOffset), dst,
-        p.transport_protocol, static_cast<uint32_t>(length));
+    if (!IPv6FinalDestination(d, dst)) {
+      return Unverified(out, f, Reason::kRoutingHeader);
+    }
+    const auto src = header::IPv6Address::From(ip + kIPv6SourceOffset);
+    pseudo[0] = header::PseudoHeaderSum(src, dst, p.transport_protocol,
+                                        static_cast<uint32_t>(length));
+    pseudo[1] = header::PseudoHeaderSum(src, dst, p.transport_protocol, 0);
   }
-  Judge(d, t, end, pseudo, layer == Layer::kUDP, f);
+  // UDP and UDP-Lite send a computed zero as all ones (RFC 768, RFC 3828
+  // section 3.1).
+  Judge(d, t, end, pseudo[0], layer == Layer::kUDP || layer == Layer::kUDPLite,
+        f);
+  f.tso = d.tso;
+  // Hosts offload the TCP and UDP checksums; ICMP's are computed by the
+  // stack, so a bad one there has no offload explanation.
+  if (layer == Layer::kTCP || layer == Layer::kUDP) MarkOffload(f, pseudo);
   Add(out, f);
 }
 
@@ -294,6 +410,26 @@ std::string_view LayerName(Layer layer) {
       return "icmpv4";
     case Layer::kICMPv6:
       return "icmpv6";
+    case Layer::kUDPLite:
+      return "udplite";
+  }
+  return "?";
+}
+
+std::string_view ReasonName(Reason reason) {
+  switch (reason) {
+    case Reason::kNone:
+      return "";
+    case Reason::kOffload:
+      return "offload";
+    case Reason::kTruncated:
+      return "truncated";
+    case Reason::kFragment:
+      return "fragment";
+    case Reason::kBadLength:
+      return "bad-length";
+    case Reason::kRoutingHeader:
+      return "routing-header";
   }
   return "?";
 }
@@ -312,7 +448,51 @@ std::string_view VerdictName(Verdict verdict) {
   return "?";
 }
 
-FrameCheck CheckFrame(uint32_t linktype, std::span<const uint8_t> frame) {
+namespace {
+
+// JudgeParsed judges the datagram `parsed` describes; the rest of
+// CheckFrame.
+void JudgeParsed(const LinkDecode& link, const ParsedPacket& parsed,
+                 std::span<const uint8_t> frame, bool tso, FrameCheck& out) {
+  if (parsed.network == NetworkProtocol::kNone) {
+    if (parsed.ok()) {
+      out.kind = FrameKind::kNotIP;
+    } else {
+      out.kind = FrameKind::kUndecodable;
+      out.reason = parsed.reason;
+    }
+    return;
+  }
+  Datagram d;
+  d.frame = frame;
+  d.parsed = &parsed;
+  d.base = link.offset;
+  d.network = d.base + parsed.network_offset;
+  d.tso = tso;
+  d.captured_end = frame.size();
+  if (parsed.ok()) {
+    d.captured_end = d.network + parsed.captured_ip_bytes;
+  } else if (d.network + parsed.ip_length < frame.size() &&
+             parsed.ip_length != 0) {
+    d.captured_end = d.network + parsed.ip_length;
+  }
+  const bool v4 = parsed.network == NetworkProtocol::kIPv4;
+  out.kind = v4 ? FrameKind::kIPv4 : FrameKind::kIPv6;
+  if (!parsed.ok() && parsed.error != ParseError::kTruncated) {
+    // Fields no valid packet holds: nothing can be located with trust.
+    out.kind = FrameKind::kUndecodable;
+    out.reason = parsed.reason;
+    return;
+  }
+  out.reason = parsed.reason;  // empty when ok
+  if (v4) CheckIPv4Header(d, out);
+  if (parsed.has_transport_header()) CheckTransport(d, out);
+}
+
+}  // namespace
+
+FrameCheck CheckFrame(uint32_t linktype, std::span<const uint8_t> frame,
+                      size_t wire_length) {
   FrameCheck out;
   const LinkDecode link = DecodeLink(linktype, frame);
   switch (link.payload) {
@@ -333,38 +513,11 @@ FrameCheck CheckFrame(uint32_t linktype, std::span<const uint8_t> frame) {
   // Built in place by the parse (no default-constructed packet assigned
   // over afterwards).
   const ParsedPacket parsed = ParseLinkPayload(link, frame);
-  if (parsed.network == NetworkProtocol::kNone) {
-    if (parsed.ok()) {
-      out.kind = FrameKind::kNotIP;
-    } else {
-      out.kind = FrameKind::kUndecodable;
-      out.reason = parsed.reason;
-    }
-    return out;
+  if (IsTsoSuperPacket(parsed, link.offset, frame, wire_length)) {
+    JudgeParsed(link, ParseTso(link, parsed, frame), frame, true, out);
+  } else {
+    JudgeParsed(link, parsed, frame, false, out);
   }
-  Datagram d;
-  d.frame = frame;
-  d.parsed = &parsed;
-  d.base = link.offset;
-  d.network = d.base + parsed.network_offset;
-  d.captured_end = frame.size();
-  if (parsed.ok()) {
-    d.captured_end = d.network + parsed.captured_ip_bytes;
-  } else if (d.network + parsed.ip_length < frame.size() &&
-             parsed.ip_length != 0) {
-    d.captured_end = d.network + parsed.ip_length;
-  }
-  const bool v4 = parsed.network == NetworkProtocol::kIPv4;
-  out.kind = v4 ? FrameKind::kIPv4 : FrameKind::kIPv6;
-  if (!parsed.ok() && parsed.error != ParseError::kTruncated) {
-    // Fields no valid packet holds: nothing can be located with trust.
-    out.kind = FrameKind::kUndecodable;
-    out.reason = parsed.reason;
-    return out;
-  }
-  out.reason = parsed.reason;  // empty when ok
-  if (v4) CheckIPv4Header(d, out);
-  if (parsed.has_transport_header()) CheckTransport(d, out);
   return out;
 }
 

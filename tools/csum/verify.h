@@ -5,7 +5,11 @@
 // the checksum of every checksum field in the frame's outermost IP datagram:
 // the IPv4 header (RFC 791 section 3.1), TCP (RFC 9293 section 3.1), UDP
 // (RFC 768; RFC 8200 section 8.1 over IPv6), ICMPv4 (RFC 792) and ICMPv6
-// (RFC 4443 section 2.3). `FixFrame` writes the right value into every field
+// (RFC 4443 section 2.3), and UDP-Lite (RFC 3828: over the Checksum
+// Coverage it declares, 0 meaning the whole datagram; the pseudo-header
+// carries the whole datagram's length; a zero field is bad, as the
+// checksum is mandatory; a coverage of 1 to 7 or past the datagram is
+// `bad-length`). `FixFrame` writes the right value into every field
 // judged bad, for `csum fix`.
 //
 // Verdicts:
@@ -22,6 +26,21 @@
 //               checksum is bad: RFC 8200 section 8.1 requires one.
 // An IPv4 header checksum is judged whenever the header itself was
 // captured, whatever happened to the rest of the datagram.
+//
+// Segmentation offload (TSO/GSO). A capture taken on the sending host can
+// hold a "super-packet" the NIC will cut into segments: its IPv4 Total
+// Length is 0 or larger than the frame although the capture cut nothing
+// (the wire length CheckFrame is given equals the bytes captured). As
+// Wireshark does (its ip.tso_support), csum then takes the datagram to be
+// the bytes the frame has, judges its transport checksum over them (the
+// pseudo-header carrying that length), and marks the field `tso`. Without
+// a wire length such a datagram is cut short: its transport `unverified`.
+//
+// Every bad and unverified verdict carries a Reason. A bad IPv4, TCP or UDP
+// checksum whose stored value is zero, or the folded pseudo-header sum with
+// or without the transport length, is `offload`: the capturing host handed
+// the packet to a NIC that fills the checksum in on the way out, and the
+// capture saw it before the NIC did. Any other bad value has no reason.
 //
 // Negative zero. One's-complement arithmetic has two zeros, 0x0000 and
 // 0xffff. A sender that computes a checksum from scratch stores ~sum; the sum
@@ -64,12 +83,12 @@
 namespace ipsum::csum {
 
 // Layer names the checksum field a record is about.
-enum class Layer : uint8_t { kIPv4, kTCP, kUDP, kICMPv4, kICMPv6 };
+enum class Layer : uint8_t { kIPv4, kTCP, kUDP, kICMPv4, kICMPv6, kUDPLite };
 
 // kLayerCount is the number of Layer values.
-inline constexpr size_t kLayerCount = 5;
+inline constexpr size_t kLayerCount = 6;
 
-// LayerName returns "ipv4", "tcp", "udp", "icmpv4" or "icmpv6".
+// LayerName returns "ipv4", "tcp", "udp", "icmpv4", "icmpv6" or "udplite".
 std::string_view LayerName(Layer layer);
 
 // Verdict is the judgement of one checksum field; see the file comment.
@@ -81,10 +100,38 @@ inline constexpr size_t kVerdictCount = 4;
 // VerdictName returns "good", "bad", "unverified" or "none".
 std::string_view VerdictName(Verdict verdict);
 
+// Reason says why a field is bad or unverified; kNone for good and none
+// verdicts, and for a bad value that matches no known cause.
+enum class Reason : uint8_t {
+  kNone,
+  // bad: the stored value is the one an offloading host leaves (zero, or
+  // the folded pseudo-header sum); see the file comment.
+  kOffload,
+  // unverified: a covered byte is not in the capture.
+  kTruncated,
+  // unverified: the datagram is a fragment.
+  kFragment,
+  // unverified: a length field contradicts the one around it (a UDP length
+  // below 8 or past the IP payload, an IP length too short to hold the
+  // field).
+  kBadLength,
+  // unverified: an IPv6 Routing header of a type csum does not read hides
+  // the pseudo-header's final destination.
+  kRoutingHeader,
+};
+
+// kReasonCount is the number of Reason values.
+inline constexpr size_t kReasonCount = 6;
+
+// ReasonName returns "", "offload", "truncated", "fragment", "bad-length"
+// or "routing-header".
+std::string_view ReasonName(Reason reason);
+
 // FieldCheck is the verdict on one checksum field of a frame.
 struct FieldCheck {
   Layer layer = Layer::kIPv4;
   Verdict verdict = Verdict::kUnverified;
+  Reason reason = Reason::kNone;
   // has_stored is true when the field's two bytes are in the capture; then
   // `stored` is its value and `offset` where it starts, counted from the
   // first byte of the frame, link-layer header included.
@@ -95,6 +142,9 @@ struct FieldCheck {
   // the field should hold (see the file comment on negative zero).
   bool has_computed = false;
   uint16_t computed = 0;
+  // tso is true for a transport field judged over the bytes of a TSO
+  // super-packet (see the file comment), whatever its verdict.
+  bool tso = false;
 };
 
 // FrameKind classifies a frame for the summary.
@@ -131,9 +181,12 @@ struct FrameCheck {
 };
 
 // CheckFrame judges every checksum field of `frame`, a captured packet of
-// link type `linktype` (a LINKTYPE_ value, link.h). It reads no byte
-// outside `frame`, does not allocate and does not throw.
-FrameCheck CheckFrame(uint32_t linktype, std::span<const uint8_t> frame);
+// link type `linktype` (a LINKTYPE_ value, link.h) whose length on the
+// wire was `wire_length` (the capture record's original length; 0 when
+// unknown). It reads no byte outside `frame`, does not allocate and does
+// not throw.
+FrameCheck CheckFrame(uint32_t linktype, std::span<const uint8_t> frame,
+                      size_t wire_length = 0);
 
 // FixFrame stores `computed` into every field of `check` judged bad; `frame`
 // must be the bytes `check` was computed from. Returns the number of fields

@@ -11,6 +11,11 @@
 // bad field does not store it; FixFrame changes only the bytes of bad
 // fields, and afterwards CheckFrame finds the same fields, none bad (the
 // IPv4 header checksum and the transport checksum cover disjoint bytes).
+// And `computed` equals an independent reference: the fuzzer locates the IP
+// header itself (fixed link header sizes, Ethernet tags walked here), builds
+// the pseudo-header itself and sums byte pairs one by one. It covers the
+// IPv4 header, and TCP, UDP, UDP-Lite, ICMPv4 and ICMPv6 directly behind an
+// IPv4 header without options or an IPv6 header without extension headers.
 
 #include <cstddef>
 #include <cstdint>
@@ -27,6 +32,121 @@ namespace {
 constexpr uint32_t kLinkTypes[] = {
     0, 1, 101, 108, 113, 228, 229, 276,
 };
+
+bool IsIP(int ether_type) {
+  return ether_type == 0x0800 || ether_type == 0x86dd;
+}
+
+// Network returns where the IP header starts in a frame of `linktype`, or
+// SIZE_MAX when the fuzzer does not follow the link layer.
+size_t Network(uint32_t linktype, std::span<const uint8_t> f) {
+  switch (linktype) {
+    case 101:
+    case 228:
+    case 229:
+      return 0;
+    case 0:
+    case 108:
+      return 4;
+    // Linux cooked captures may carry VLAN tags too; the reference follows
+    // only IP directly behind them.
+    case 113:
+      return f.size() >= 16 && IsIP(f[14] << 8 | f[15]) ? 16 : SIZE_MAX;
+    case 276:
+      return f.size() >= 20 && IsIP(f[0] << 8 | f[1]) ? 20 : SIZE_MAX;
+    case 1: {
+      size_t at = 12;
+      for (int tags = 0; tags <= 2; ++tags) {
+        if (at + 2 > f.size()) return SIZE_MAX;
+        const uint16_t type = static_cast<uint16_t>(f[at] << 8 | f[at + 1]);
+        if (type != 0x8100 && type != 0x88a8) return at + 2;
+        at += 4;
+      }
+      return SIZE_MAX;
+    }
+  }
+  return SIZE_MAX;
+}
+
+// Sum is the byte-by-byte one's-complement sum of RFC 1071: big-endian
+// byte pairs (an odd last byte padded with zero) added, carries folded.
+struct Sum {
+  uint64_t total = 0;
+  void Add16(uint32_t v) { total += v; }
+  // Bytes adds `b` with the two bytes at `zero_at` (even) read as zero.
+  void Bytes(std::span<const uint8_t> b, size_t zero_at) {
+    for (size_t i = 0; i < b.size(); i += 2) {
+      if (i == zero_at) continue;
+      const uint32_t lo = i + 1 < b.size() ? b[i + 1] : 0;
+      total += uint32_t{b[i]} << 8 | lo;
+    }
+  }
+  uint16_t Complement() const {
+    uint64_t t = total;
+    while (t >> 16) t = (t & 0xffff) + (t >> 16);
+    return static_cast<uint16_t>(~t);
+  }
+};
+
+uint16_t Be16(std::span<const uint8_t> f, size_t at) {
+  return static_cast<uint16_t>(f[at] << 8 | f[at + 1]);
+}
+
+// CheckReference compares every judged field's `computed` with the
+// reference where the fuzzer can build one.
+void CheckReference(uint32_t linktype, const FrameCheck& c,
+                    std::span<const uint8_t> f) {
+  const size_t net = Network(linktype, f);
+  if (net == SIZE_MAX || net + 40 > f.size()) return;
+  const unsigned version = f[net] >> 4;
+  for (const FieldCheck& field : c.checks()) {
+    if (!field.has_computed || field.tso) continue;
+    if (field.layer == Layer::kIPv4) {
+      const size_t ihl = size_t{f[net] & 0x0fu} * 4;
+      IPSUM_FUZZ_CHECK(version == 4 && field.offset == net + 10);
+      IPSUM_FUZZ_CHECK(net + ihl <= f.size());
+      Sum s;
+      s.Bytes(f.subspan(net, ihl), 10);
+      IPSUM_FUZZ_CHECK(field.computed == s.Complement());
+      continue;
+    }
+    size_t t, total_end, next;
+    Sum s;
+    if (version == 4) {
+      if ((f[net] & 0x0f) != 5) continue;  // options: maybe a source route
+      t = net + 20;
+      total_end = net + Be16(f, net + 2);
+      next = f[net + 9];
+    } else {
+      if (version != 6) continue;
+      next = f[net + 6];
+      if (next != 6 && next != 17 && next != 58 && next != 136) continue;
+      t = net + 40;
+      total_end = t + Be16(f, net + 4);
+    }
+    const size_t field_at = next == 6 ? 16 : next == 17 || next == 136 ? 6 : 2;
+    IPSUM_FUZZ_CHECK(field.offset == t + field_at);
+    // UDP covers its own length, which may end before the IP payload does
+    // (and before the capture does, when that cut the payload).
+    size_t end = total_end;
+    if (next == 17) end = t + Be16(f, t + 4);
+    if (next == 136 && Be16(f, t + 4) != 0) end = t + Be16(f, t + 4);
+    IPSUM_FUZZ_CHECK(end <= total_end && end <= f.size());
+    const uint32_t length =
+        static_cast<uint32_t>((next == 17 ? end : total_end) - t);
+    if (next != 1) {  // the pseudo-header, built here
+      const size_t addr = version == 4 ? net + 12 : net + 8;
+      s.Bytes(f.subspan(addr, version == 4 ? 8 : 32), SIZE_MAX);
+      s.Add16(static_cast<uint32_t>(next));
+      s.Add16(length >> 16);
+      s.Add16(length & 0xffff);
+    }
+    s.Bytes(f.subspan(t, end - t), field_at);
+    uint16_t want = s.Complement();
+    if ((next == 17 || next == 136) && want == 0) want = 0xffff;
+    IPSUM_FUZZ_CHECK(field.computed == want);
+  }
+}
 
 size_t CountBad(const FrameCheck& c) {
   size_t n = 0;
@@ -61,6 +181,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   ipsum::fuzz::AlignedCopy frame({data + 1, size - 1}, data[0] >> 3);
   const FrameCheck check = CheckFrame(linktype, frame.span());
   CheckFields(check, frame.span());
+  CheckReference(linktype, check, frame.span());
 
   std::vector<uint8_t> fixed(frame.span().begin(), frame.span().end());
   const size_t bad = CountBad(check);

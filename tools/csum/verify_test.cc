@@ -366,5 +366,307 @@ TEST(Names, AreStable) {
   EXPECT_EQ(VerdictName(Verdict::kNone), "none");
 }
 
+// PseudoSum is the folded pseudo-header sum of the IPv4 datagram `ip`
+// with transport length `length`, built here from the address bytes.
+uint16_t PseudoSum(const Bytes& ip, uint16_t length) {
+  uint16_t pseudo =
+      checksum::Checksum(std::span<const uint8_t>(ip).subspan(12, 8));
+  pseudo = checksum::Combine(pseudo, ip[9]);
+  return checksum::Combine(pseudo, length);
+}
+
+TEST(Reason, GoodAndNoneHaveNone) {
+  FrameCheck c = CheckFrame(kRaw, IPv4(6, Tcp(10), 16));
+  ASSERT_EQ(c.field_count, 2);
+  EXPECT_EQ(c.fields[1].verdict, Verdict::kGood);
+  EXPECT_EQ(c.fields[1].reason, Reason::kNone);
+  Bytes u = IPv4(17, Udp(10), SIZE_MAX);
+  c = CheckFrame(kRaw, u);
+  EXPECT_EQ(c.fields[1].verdict, Verdict::kNone);
+  EXPECT_EQ(c.fields[1].reason, Reason::kNone);
+}
+
+TEST(Reason, OffloadPseudoHeaderSumWithAndWithoutLength) {
+  for (uint8_t proto : {uint8_t{6}, uint8_t{17}}) {
+    Bytes t = proto == 6 ? Tcp(33) : Udp(33);
+    const size_t field = proto == 6 ? 16 : 6;
+    Bytes ip = IPv4(proto, t, field);
+    for (uint16_t length : {static_cast<uint16_t>(t.size()), uint16_t{0}}) {
+      Bytes f = ip;
+      StoreBig16(f.data() + 20 + field, PseudoSum(ip, length));
+      FrameCheck c = CheckFrame(kRaw, f);
+      ASSERT_EQ(c.field_count, 2);
+      EXPECT_EQ(c.fields[1].verdict, Verdict::kBad);
+      EXPECT_EQ(c.fields[1].reason, Reason::kOffload) << int{proto};
+    }
+    // Any other wrong value has no reason.
+    Bytes f = ip;
+    StoreBig16(f.data() + 20 + field,
+               static_cast<uint16_t>(PseudoSum(ip, 0) + 1));
+    FrameCheck c = CheckFrame(kRaw, f);
+    EXPECT_EQ(c.fields[1].verdict, Verdict::kBad);
+    EXPECT_EQ(c.fields[1].reason, Reason::kNone);
+  }
+}
+
+TEST(Reason, OffloadZero) {
+  // TCP over IPv4 and UDP over IPv6 with the field zero; an IPv4 header
+  // checksum left zero.
+  Bytes tcp = IPv4(6, Tcp(12), 16);
+  StoreBig16(tcp.data() + 36, 0);
+  FrameCheck c = CheckFrame(kRaw, tcp);
+  EXPECT_EQ(c.fields[1].verdict, Verdict::kBad);
+  EXPECT_EQ(c.fields[1].reason, Reason::kOffload);
+  Bytes udp6 = IPv6(17, Udp(12), 6);
+  StoreBig16(udp6.data() + 46, 0);
+  c = CheckFrame(kRaw, udp6);
+  ASSERT_EQ(c.field_count, 1);
+  EXPECT_EQ(c.fields[0].verdict, Verdict::kBad);
+  EXPECT_EQ(c.fields[0].reason, Reason::kOffload);
+  Bytes hdr = IPv4(6, Tcp(12), 16);
+  StoreBig16(hdr.data() + 10, 0);
+  c = CheckFrame(kRaw, hdr);
+  EXPECT_EQ(c.fields[0].verdict, Verdict::kBad);
+  EXPECT_EQ(c.fields[0].reason, Reason::kOffload);
+  EXPECT_EQ(c.fields[1].reason, Reason::kNone);
+}
+
+TEST(Reason, IcmpZeroIsNotOffload) {
+  // ICMP checksums are the stack's own: a bad zero there has no reason.
+  Bytes echo = {8, 0, 0, 0, 0, 1, 0, 2, 'a', 'b'};
+  Bytes ip = IPv4(1, echo, 2);
+  StoreBig16(ip.data() + 22, 0);
+  FrameCheck c = CheckFrame(kRaw, ip);
+  EXPECT_EQ(c.fields[1].verdict, Verdict::kBad);
+  EXPECT_EQ(c.fields[1].reason, Reason::kNone);
+}
+
+TEST(Reason, Truncated) {
+  Bytes ip = IPv4(6, Tcp(40), 16);
+  // Cut inside the payload, before the field, inside the IPv4 header.
+  for (size_t cut : {size_t{50}, size_t{30}, size_t{15}}) {
+    FrameCheck c = CheckFrame(kRaw, std::span<const uint8_t>(ip).first(cut));
+    for (const FieldCheck& f : c.checks()) {
+      if (f.verdict == Verdict::kUnverified) {
+        EXPECT_EQ(f.reason, Reason::kTruncated) << cut;
+      }
+    }
+    EXPECT_EQ(c.fields[c.field_count - 1].verdict, Verdict::kUnverified);
+  }
+}
+
+TEST(Reason, Fragment) {
+  // More Fragments set: the first fragment, whose UDP length covers more
+  // than it carries, is a fragment, not a bad length.
+  Bytes u = Udp(32);
+  StoreBig16(u.data() + 4, 300);
+  FrameCheck c = CheckFrame(kRaw, IPv4(17, u, 6, 0x2000));
+  ASSERT_EQ(c.field_count, 2);
+  EXPECT_EQ(c.fields[1].verdict, Verdict::kUnverified);
+  EXPECT_EQ(c.fields[1].reason, Reason::kFragment);
+}
+
+TEST(Reason, UdpLengthContradictsIpLength) {
+  // Past the IP payload, and below the UDP header: bad-length. Short of it,
+  // the rest is padding and the datagram is judged over its UDP length.
+  for (uint16_t length :
+       {uint16_t{41}, uint16_t{500}, uint16_t{7}, uint16_t{0}}) {
+    Bytes u = Udp(32);
+    StoreBig16(u.data() + 4, length);
+    for (bool v6 : {false, true}) {
+      Bytes ip = v6 ? IPv6(17, u, 6) : IPv4(17, u, 6);
+      FrameCheck c = CheckFrame(kRaw, ip);
+      const FieldCheck& f = c.fields[c.field_count - 1];
+      EXPECT_EQ(f.layer, Layer::kUDP);
+      EXPECT_EQ(f.verdict, Verdict::kUnverified) << length << v6;
+      EXPECT_EQ(f.reason, Reason::kBadLength) << length << v6;
+      EXPECT_FALSE(f.has_computed);
+    }
+  }
+  // A UDP length of 20 in a 40-byte IP payload: judged over 20 bytes.
+  Bytes u = Udp(12);
+  Bytes padded = u;
+  padded.resize(40, 0xee);
+  Bytes ip = IPv4(17, padded, SIZE_MAX);
+  const uint16_t pseudo = PseudoSum(ip, 20);
+  StoreBig16(ip.data() + 26, FieldValue(ip, 20, 40, 26, pseudo));
+  FrameCheck c = CheckFrame(kRaw, ip);
+  EXPECT_EQ(c.fields[1].verdict, Verdict::kGood);
+  EXPECT_EQ(c.fields[1].reason, Reason::kNone);
+}
+
+TEST(Reason, IpLengthTooShortForTheField) {
+  // Total Length 24 leaves the TCP checksum outside the datagram.
+  Bytes ip = IPv4(6, Tcp(0), 16);
+  StoreBig16(ip.data() + 2, 24);
+  StoreBig16(ip.data() + 10, 0);
+  StoreBig16(ip.data() + 10, FieldValue(ip, 0, 20, 10, 0));
+  FrameCheck c = CheckFrame(kRaw, ip);
+  ASSERT_EQ(c.field_count, 2);
+  EXPECT_EQ(c.fields[0].verdict, Verdict::kGood);
+  EXPECT_EQ(c.fields[1].verdict, Verdict::kUnverified);
+  EXPECT_EQ(c.fields[1].reason, Reason::kBadLength);
+}
+
+TEST(Reason, Names) {
+  EXPECT_EQ(ReasonName(Reason::kNone), "");
+  EXPECT_EQ(ReasonName(Reason::kOffload), "offload");
+  EXPECT_EQ(ReasonName(Reason::kTruncated), "truncated");
+  EXPECT_EQ(ReasonName(Reason::kFragment), "fragment");
+  EXPECT_EQ(ReasonName(Reason::kBadLength), "bad-length");
+  EXPECT_EQ(ReasonName(Reason::kRoutingHeader), "routing-header");
+}
+
+// TsoFrame is an Ethernet IPv4/TCP frame carrying `payload` bytes whose
+// Total Length is then set to `total` (the header checksum re-sealed); the
+// TCP checksum covers the bytes present, the pseudo-header their length
+// (32 bits, as a sender past 64 KiB sums it).
+Bytes TsoFrame(size_t payload, uint16_t total) {
+  Bytes t = Tcp(payload);
+  Bytes ip = {0x45, 0, 0,  0, 0x1c, 0x46, 0x40, 0, 64, 6,
+              0,    0, 10, 0, 0,    1,    10,   0, 0,  2};
+  StoreBig16(ip.data() + 2, total);
+  StoreBig16(ip.data() + 10, FieldValue(ip, 0, 20, 10, 0));
+  uint16_t pseudo =
+      checksum::Checksum(std::span<const uint8_t>(ip).subspan(12, 8));
+  pseudo = checksum::Combine(pseudo, 6);
+  pseudo = checksum::Combine(pseudo, static_cast<uint16_t>(t.size()));
+  pseudo = checksum::Combine(pseudo, static_cast<uint16_t>(t.size() >> 16));
+  StoreBig16(t.data() + 16, FieldValue(t, 0, t.size(), 16, pseudo));
+  ip.insert(ip.end(), t.begin(), t.end());
+  return WithEthernet(ip);
+}
+
+TEST(Tso, ZeroTotalLengthJudgedOverTheFrame) {
+  Bytes f = TsoFrame(3000, 0);
+  FrameCheck c = CheckFrame(kEthernet, f, f.size());
+  ASSERT_EQ(c.field_count, 2);
+  EXPECT_EQ(c.kind, FrameKind::kIPv4);
+  EXPECT_EQ(c.fields[0].verdict, Verdict::kGood);
+  EXPECT_FALSE(c.fields[0].tso);
+  EXPECT_EQ(c.fields[1].verdict, Verdict::kGood);
+  EXPECT_TRUE(c.fields[1].tso);
+  EXPECT_EQ(c.fields[1].reason, Reason::kNone);
+  // Damaged, it is bad, and FixFrame repairs it.
+  f[f.size() - 1] ^= 0x40;
+  c = CheckFrame(kEthernet, f, f.size());
+  EXPECT_EQ(c.fields[1].verdict, Verdict::kBad);
+  EXPECT_EQ(FixFrame(c, f), 1u);
+  EXPECT_EQ(CheckFrame(kEthernet, f, f.size()).fields[1].verdict,
+            Verdict::kGood);
+}
+
+TEST(Tso, LengthPastTheFrameNothingCut) {
+  Bytes f = TsoFrame(500, 20 + 20 + 1500);
+  FrameCheck c = CheckFrame(kEthernet, f, f.size());
+  ASSERT_EQ(c.field_count, 2);
+  EXPECT_EQ(c.fields[1].verdict, Verdict::kGood);
+  EXPECT_TRUE(c.fields[1].tso);
+  // The capture cut it (wire length larger), or the wire length is
+  // unknown: the datagram is truncated.
+  for (size_t wire : {f.size() + 1000, size_t{0}}) {
+    c = CheckFrame(kEthernet, f, wire);
+    ASSERT_EQ(c.field_count, 2);
+    EXPECT_EQ(c.fields[1].verdict, Verdict::kUnverified);
+    EXPECT_EQ(c.fields[1].reason, Reason::kTruncated);
+    EXPECT_FALSE(c.fields[1].tso);
+  }
+}
+
+TEST(Tso, ZeroLengthWithoutWireLengthIsUndecodable) {
+  Bytes f = TsoFrame(100, 0);
+  EXPECT_EQ(CheckFrame(kEthernet, f).kind, FrameKind::kUndecodable);
+  EXPECT_EQ(CheckFrame(kEthernet, f, f.size() + 1).kind,
+            FrameKind::kUndecodable);
+}
+
+TEST(Tso, SuperPacketPast64KiB) {
+  Bytes f = TsoFrame(70000, 0);
+  FrameCheck c = CheckFrame(kEthernet, f, f.size());
+  ASSERT_EQ(c.field_count, 2);
+  EXPECT_EQ(c.fields[1].verdict, Verdict::kGood);
+  EXPECT_TRUE(c.fields[1].tso);
+}
+
+TEST(Tso, OffloadedSuperPacket) {
+  // The usual TSO capture: the TCP field holds the pseudo-header sum
+  // without the length.
+  Bytes f = TsoFrame(4000, 0);
+  uint16_t pseudo =
+      checksum::Checksum(std::span<const uint8_t>(f).subspan(14 + 12, 8));
+  pseudo = checksum::Combine(pseudo, 6);
+  StoreBig16(f.data() + 14 + 20 + 16, pseudo);
+  FrameCheck c = CheckFrame(kEthernet, f, f.size());
+  EXPECT_EQ(c.fields[1].verdict, Verdict::kBad);
+  EXPECT_EQ(c.fields[1].reason, Reason::kOffload);
+  EXPECT_TRUE(c.fields[1].tso);
+}
+
+// UdpLite is an IPv4 UDP-Lite datagram of `payload` bytes with Checksum
+// Coverage `coverage`, its checksum computed here over the covered bytes
+// (0: all) and a pseudo-header carrying the whole length (RFC 3828 3.1).
+Bytes UdpLite(size_t payload, uint16_t coverage) {
+  Bytes u = Udp(payload);
+  StoreBig16(u.data() + 4, coverage);
+  Bytes ip = IPv4(136, u, SIZE_MAX);
+  const size_t covered = coverage == 0 ? u.size() : coverage;
+  uint16_t v = FieldValue(ip, 20, 20 + covered, 26,
+                          PseudoSum(ip, static_cast<uint16_t>(u.size())));
+  if (v == 0) v = 0xffff;
+  StoreBig16(ip.data() + 26, v);
+  return ip;
+}
+
+TEST(UdpLite, ChecksumOverTheDeclaredCoverage) {
+  for (uint16_t coverage :
+       {uint16_t{0}, uint16_t{8}, uint16_t{20}, uint16_t{48}}) {
+    Bytes ip = UdpLite(40, coverage);
+    FrameCheck c = CheckFrame(kRaw, ip);
+    ASSERT_EQ(c.field_count, 2);
+    EXPECT_EQ(c.fields[1].layer, Layer::kUDPLite);
+    EXPECT_EQ(c.fields[1].verdict, Verdict::kGood) << coverage;
+    // A byte past the coverage changes nothing; one inside makes it bad.
+    if (coverage != 0 && coverage < 48) {
+      Bytes outside = ip;
+      outside.back() ^= 0x55;
+      EXPECT_EQ(CheckFrame(kRaw, outside).fields[1].verdict, Verdict::kGood);
+    }
+    Bytes inside = ip;
+    inside[20 + 7] ^= 0x55;  // the checksum's low byte: always covered
+    EXPECT_EQ(CheckFrame(kRaw, inside).fields[1].verdict, Verdict::kBad);
+  }
+  // Zero is no "no checksum" here: bad.
+  Bytes zero = UdpLite(40, 0);
+  StoreBig16(zero.data() + 26, 0);
+  EXPECT_EQ(CheckFrame(kRaw, zero).fields[1].verdict, Verdict::kBad);
+}
+
+TEST(UdpLite, IllegalCoverageIsBadLength) {
+  for (uint16_t coverage : {uint16_t{1}, uint16_t{7}, uint16_t{49}}) {
+    Bytes ip = UdpLite(40, 8);
+    StoreBig16(ip.data() + 24, coverage);
+    FrameCheck c = CheckFrame(kRaw, ip);
+    EXPECT_EQ(c.fields[1].verdict, Verdict::kUnverified) << coverage;
+    EXPECT_EQ(c.fields[1].reason, Reason::kBadLength) << coverage;
+  }
+  EXPECT_EQ(LayerName(Layer::kUDPLite), "udplite");
+}
+
+TEST(Reason, UnreadRoutingHeader) {
+  // An IPv6 Routing header of type 3 (RPL, RFC 6554) with a segment left:
+  // the final destination is in a form csum does not read.
+  Bytes udp = Udp(8);
+  Bytes ip = IPv6(43, udp, 6);
+  const Bytes routing = {17, 2, 3, 1, 0, 0, 0, 0, 0, 0, 0, 0,
+                         0,  0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+  ip.insert(ip.begin() + 40, routing.begin(), routing.end());
+  StoreBig16(ip.data() + 4, static_cast<uint16_t>(ip.size() - 40));
+  FrameCheck c = CheckFrame(kRaw, ip);
+  ASSERT_EQ(c.field_count, 1);
+  EXPECT_EQ(c.fields[0].layer, Layer::kUDP);
+  EXPECT_EQ(c.fields[0].verdict, Verdict::kUnverified);
+  EXPECT_EQ(c.fields[0].reason, Reason::kRoutingHeader);
+}
+
 }  // namespace
 }  // namespace ipsum::csum
