@@ -178,7 +178,8 @@ TEST(FixCapture, FixesEveryBadChecksumAndChangesNothingElse) {
         ASSERT_TRUE(more.ok()) << more.status();
         if (!*more) break;
         if (!rec.is_packet) continue;
-        const FrameCheck c = CheckFrame(rec.linktype, rec.data);
+        const FrameCheck c =
+            CheckFrame(rec.linktype, rec.data, rec.wire_length);
         for (const FieldCheck& f : c.checks()) {
           if (f.verdict != Verdict::kBad) continue;
           allowed.insert(rec.offset + rec.data_offset + f.offset);
