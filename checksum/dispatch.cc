@@ -39,10 +39,10 @@ constexpr const char* kFunctionNames[kFunctions] = {"sum", "copy", "pieces"};
 // it sums on its own).
 constexpr size_t kLarge = 1500;
 constexpr size_t kSmall = 64;
-// Each trial runs kRounds of (one large + one small) call, long enough
-// (about 0.3 us for the fastest) for a clock that ticks every 10-20 ns on
-// some virtual machines; the minimum over kTrials trials is kept, which
-// discards interrupts and cold caches. Total: tens of microseconds.
+// Each trial runs kRounds of (one large + one small) call, so that even the
+// fastest implementation's trial spans many ticks of a coarse virtual
+// machine clock; the minimum over kTrials trials is kept, which discards
+// interrupts and cold caches. The selection's cost is dispatch_benchmark's.
 constexpr int kRounds = 16;
 constexpr int kTrials = 9;
 // A later table entry (the table goes from plain to wide) wins unless it is

@@ -12,7 +12,8 @@
 // one in two), keeping the minimum over a few trials (steady_clock), and
 // chooses the fastest for each function on its own: a CPU may sum fastest
 // with one instruction set and copy fastest with another. This happens once
-// per process, is thread-safe, and takes tens of microseconds.
+// per process and is thread-safe; its one-time cost is measured by
+// //checksum:dispatch_benchmark.
 //
 // The environment variable IPSUM_CHECKSUM_IMPL forces the choice:
 //

@@ -7,8 +7,8 @@
 //                       each function's workload, the fastest chosen for each
 //   BM_SelectForced     Select(<the last supported>): no timing
 //
-// The dispatcher promises tens of microseconds for the first; this is where
-// that is measured (dispatch_test asserts behaviour only).
+// The one-time cost of the first is measured here, not in dispatch_test,
+// which asserts behaviour only.
 
 #include <string>
 

@@ -288,7 +288,8 @@ PacketBuffer BuildNd(uint8_t type, uint32_t flags, const IPv6Address& source,
 }
 
 // SolicitedNode returns the solicited-node multicast address of `a`
-// (RFC 4291 section 2.7.1), ff02::1:ffXX:XXXX.
+// (RFC 4291 section 2.7.1): ff02::1:ff00:0/104 followed by the low 24
+// bits of `a`.
 IPv6Address SolicitedNode(const IPv6Address& a) {
   IPv6Address m{};
   m.bytes[0] = 0xff;
