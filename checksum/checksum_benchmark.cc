@@ -185,7 +185,7 @@ void CopyFloor(uint8_t* dst, const uint8_t* src, size_t len, int ops) {
 // per vector that keeps the carries: 17 operations per step in both loops,
 // and at least 16 in any exact one, so on a core with two 512-bit vector
 // pipes BM_CopyAvx512's ops:16 is what the fused copy cannot go below
-// (x86_avx512.cc's top comment).
+// (docs/design.md, "The carry bound of the vector sums").
 template <int kVector>
 void BM_CopyFloor(benchmark::State& state) {
   const bool supported = kVector == 32 ? __builtin_cpu_supports("avx2")

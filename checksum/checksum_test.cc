@@ -202,12 +202,10 @@ class ImplementationTest : public testing::TestWithParam<Implementation> {
               {buf.at(off), a},
               {buf.at(spacing + (off * 5 + 1) % 64), b},
               {buf.at(2 * spacing + (off * 3 + 2) % 64), c}};
-          ASSERT_EQ(SumPieces(pieces, 0x8001),
-                    ReferencePieces(pieces, 0x8001))
+          ASSERT_EQ(SumPieces(pieces, 0x8001), ReferencePieces(pieces, 0x8001))
               << Describe(pieces);
           pieces.pop_back();
-          ASSERT_EQ(SumPieces(pieces, 0xfffe),
-                    ReferencePieces(pieces, 0xfffe))
+          ASSERT_EQ(SumPieces(pieces, 0xfffe), ReferencePieces(pieces, 0xfffe))
               << Describe(pieces);
         }
       }
@@ -396,16 +394,15 @@ TEST_P(ImplementationTest, LongestSingleReductionsMatchReference) {
   Buffer carry_heavy(kMax + kOffsets);
   carry_heavy.FillCarryHeavy(rng);
   for (Buffer* buf : {&ones, &top_words, &carry_heavy}) {
-    for (size_t len : {kEdge - 1024 - 1, kEdge - 1024, kEdge - 513,
-                       kEdge - 512, kEdge - 511, kEdge - 64, kEdge - 1, kEdge,
-                       kEdge + 1, kEdge + 63}) {
+    for (size_t len :
+         {kEdge - 1024 - 1, kEdge - 1024, kEdge - 513, kEdge - 512, kEdge - 511,
+          kEdge - 64, kEdge - 1, kEdge, kEdge + 1, kEdge + 63}) {
       for (size_t offset : {0, 1, 2, 62, 63}) {
         const size_t n = len - offset;
         for (uint16_t initial : {uint16_t{0}, uint16_t{0xffff}}) {
           ASSERT_EQ(Sum(buf->at(offset), n, initial),
                     ReferenceSum(buf->at(offset), n, initial))
-              << "offset=" << offset << " len=" << n
-              << " initial=" << initial;
+              << "offset=" << offset << " len=" << n << " initial=" << initial;
         }
       }
     }
@@ -489,9 +486,8 @@ TEST_P(ImplementationTest, CopySumMediumLengthsKeepInitialValueAtEveryParity) {
     for (size_t len : kLengths) {
       for (const auto& [src_offset, dst_offset] : kOffsetPairs) {
         for (uint16_t initial : kInitials) {
-          ASSERT_NO_FATAL_FAILURE(CheckCopySum(dst.at(dst_offset),
-                                               src.at(src_offset), len,
-                                               initial, 0x96))
+          ASSERT_NO_FATAL_FAILURE(CheckCopySum(
+              dst.at(dst_offset), src.at(src_offset), len, initial, 0x96))
               << "fill=" << fill << " src_offset=" << src_offset
               << " dst_offset=" << dst_offset;
         }
@@ -509,9 +505,9 @@ TEST_P(ImplementationTest, CopySumAroundLongCopyBoundaries) {
   // 16.5 KiB, its 36 KiB steps at L - 512 (two or three, the last of 2 or 6
   // blocks); x86_avx2 reduces every 64 KiB (docs/design.md, "The fused
   // copy"). Each at odd and even offsets, random and carry-heavy bytes.
-  constexpr size_t kBoundaries[] = {
-      16384, 16896, 24576, 24832, 25088, 25600, 31744, 32256, 32768,
-      33024, 48128, 48640, 49152, 49664, 65536, 74752, 75264, 77312};
+  constexpr size_t kBoundaries[] = {16384, 16896, 24576, 24832, 25088, 25600,
+                                    31744, 32256, 32768, 33024, 48128, 48640,
+                                    49152, 49664, 65536, 74752, 75264, 77312};
   constexpr std::pair<size_t, size_t> kOffsetPairs[] = {
       {0, 0}, {1, 0}, {0, 1}, {3, 62}, {63, 17}};
   constexpr size_t kMax = 77312 + 65;
@@ -644,31 +640,26 @@ TEST_P(ImplementationTest, SumPiecesTwoPiecesEveryLengthPairAndAlignment) {
   }
 }
 
-// Two and three medium pieces (64 to 511 bytes, a packet's views: the
-// AVX-512 kernel sums them in straight-line code, and all of 449 to 512
-// bytes as seven whole vectors and a masked one each, behind one test of
-// the lengths), every combination of lengths around the vector and block
-// boundaries, each piece at its own alignment, over random and carry-heavy
-// data.
+// Two and three pieces of one vector to one block (64 to 512 bytes, a
+// packet's views), every combination of lengths around the vector and
+// block boundaries, each piece at its own alignment, over random and
+// carry-heavy data.
 TEST_P(ImplementationTest, SumPiecesTwoOrThreeMediumPiecesMatchReference) {
   constexpr size_t kLengths[] = {64,  65,  127, 128, 255, 256, 257,
-                                 447, 448, 449, 500, 501, 510, 511};
+                                 447, 448, 449, 500, 511, 512, 513};
   ASSERT_NO_FATAL_FAILURE(CheckTwoAndThreePieces(kLengths, 1024, 7));
 }
 
-// Pieces of a few blocks (512 to 2047 bytes: a packet's first view with
-// its headers, a jumbo frame's views; the AVX-512 kernel adds them, whole
-// blocks and a partial one, to the Wide shared by all the pieces, and a
-// first piece of 513 to 576 bytes before two of 449 to 512 behind one test
-// of the lengths) next to
-// medium ones, two and three at a time, lengths around every boundary of
-// that method, each piece at its own alignment and both parities; then
-// runs of 200 such pieces, which fill and reduce the shared Wide more than
-// once.
+// Pieces of one to four blocks (512 to 2048 bytes: a frame's first view
+// with its headers, a jumbo frame's views) next to medium ones, two and
+// three at a time, lengths on each side of every block boundary and of a
+// partial block's last vector, each piece at its own alignment and both
+// parities; then runs of 200 such pieces, which fill and reduce a shared
+// accumulator more than once.
 TEST_P(ImplementationTest, SumPiecesOfAFewBlocksMatchReference) {
-  constexpr size_t kLengths[] = {64,  511,  512,  513,  548,  575,  576,
-                                 577, 1023, 1024, 1025, 1535, 1537, 2047,
-                                 2048, 2049};
+  constexpr size_t kLengths[] = {64,   511,  512,  513,  575,  576,
+                                 577,  1023, 1024, 1025, 1535, 1536,
+                                 1537, 2047, 2048, 2049};
   ASSERT_NO_FATAL_FAILURE(CheckTwoAndThreePieces(kLengths, 2100, 8));
   std::mt19937_64 rng(9);
   Buffer big(1 << 20);
@@ -681,6 +672,49 @@ TEST_P(ImplementationTest, SumPiecesOfAFewBlocksMatchReference) {
     }
     ASSERT_EQ(SumPieces(pieces, 0xfffe), ReferencePieces(pieces, 0xfffe))
         << "run " << run << ": " << Describe(pieces);
+  }
+}
+
+// Every size class's edges at every alignment, for all three functions:
+// lengths one below, at and one above each multiple of a vector up to a
+// block and each multiple of a block up to eight, where the number of whole
+// vectors, of whole blocks or the method changes, each at all 64 start
+// offsets. The sum and the copy (its destination at another offset) take
+// the length as one input; the pieces take it as one piece, as two, as two
+// after an odd byte (both at odd offsets of the stream) and as four (the
+// general loop), every piece at its own alignment. Carry-heavy data.
+TEST_P(ImplementationTest, ClassEdgesAtEveryAlignmentMatchReference) {
+  std::vector<size_t> lengths;
+  for (size_t edge = 64; edge <= 4096; edge += edge < 512 ? 64 : 512) {
+    for (size_t len : {edge - 1, edge, edge + 1}) lengths.push_back(len);
+  }
+  constexpr size_t kMax = 4097;
+  constexpr size_t kSpacing = kMax + 2 * kOffsets;
+  std::mt19937_64 rng(64);
+  Buffer src(4 * kSpacing);
+  src.FillCarryHeavy(rng);
+  Buffer dst(kSpacing);
+  for (const size_t len : lengths) {
+    for (size_t off = 0; off < kOffsets; ++off) {
+      const uint16_t initial = static_cast<uint16_t>(len * 131 + off);
+      const uint8_t* x = src.at(off);
+      ASSERT_EQ(Sum(x, len, initial), ReferenceSum(x, len, initial))
+          << "len=" << len << " offset=" << off;
+      ASSERT_NO_FATAL_FAILURE(
+          CheckCopySum(dst.at((off * 5 + 3) % kOffsets), x, len, initial, 0xe7))
+          << "offset=" << off;
+      const std::span<const uint8_t> a(x, len);
+      const std::span<const uint8_t> b(
+          src.at(kSpacing + (off * 7 + 1) % kOffsets), len ^ 1);
+      const std::span<const uint8_t> odd(src.at(2 * kSpacing + off), 1);
+      const std::span<const uint8_t> c(src.at(3 * kSpacing + off / 2), 65);
+      for (const std::vector<std::span<const uint8_t>>& pieces :
+           {std::vector{a}, std::vector{a, b}, std::vector{odd, a, b},
+            std::vector{a, odd, b, c}}) {
+        ASSERT_EQ(SumPieces(pieces, initial), ReferencePieces(pieces, initial))
+            << Describe(pieces);
+      }
+    }
   }
 }
 
@@ -832,16 +866,17 @@ TEST(ChecksumTest, ChecksumPiecesEqualsChecksumOfTheConcatenation) {
 // a view of their own: even and below kHeadPiece, with one to three pieces
 // after it) and every other first piece give the sum of the concatenation,
 // against the byte-by-byte reference: every first length from 0 to 300,
-// then one to five pieces of a packet's and a boundary's lengths, over
+// then one to five pieces after it, of every size class (short, one vector
+// to one block, a few blocks, longer) and on each side of a block, over
 // random bytes, all-0xff and all-zero (the two zeros), three initial values,
 // as an array of spans and as strided records.
 TEST(ChecksumTest, ChecksumPiecesWithAHeaderPieceFirstMatchesReference) {
   std::mt19937_64 rng(11);
-  constexpr size_t kRest[][5] = {{482, 0, 0, 0, 0},      {482, 484, 0, 0, 0},
-                                 {482, 482, 484, 0, 0},  {1448, 0, 0, 0, 0},
-                                 {500, 501, 498, 0, 0},  {63, 1, 64, 2100, 0},
-                                 {0, 513, 449, 512, 0},  {482, 482, 484, 7, 0},
-                                 {97, 482, 482, 484, 9}, {1, 2, 3, 4, 5}};
+  constexpr size_t kRest[][5] = {{500, 0, 0, 0, 0},      {500, 511, 0, 0, 0},
+                                 {448, 449, 512, 0, 0},  {1448, 0, 0, 0, 0},
+                                 {511, 513, 1024, 0, 0}, {63, 1, 64, 2100, 0},
+                                 {0, 513, 449, 512, 0},  {257, 256, 255, 7, 0},
+                                 {97, 448, 449, 64, 9},  {1, 2, 3, 4, 5}};
   constexpr size_t kRestCounts[] = {1, 2, 3, 1, 3, 4, 4, 4, 5, 5};
   struct Record {
     std::span<const uint8_t> piece;

@@ -3,7 +3,7 @@
 // The x86-64 entries of the implementation table: "x86_adx", "x86_avx2",
 // "x86_avx512" and "x86_sse2". Each entry's supported() checks CPUID
 // (x86_cpu.h) and is compiled without ISA flags, in x86.cc; the kernels live
-// in their own per-ISA files (x86_adx.cc, x86_avx2.cc, x86_avx512.cc,
+// in their own per-ISA files (x86_adx.cc, x86_avx2.cc, x86_avx512_*.cc,
 // x86_sse2.cc). Declared on x86-64 only.
 
 #ifndef IPSUM_CHECKSUM_INTERNAL_X86_H_

@@ -1,10 +1,11 @@
 // Copyright 2026 The ipsum Authors. SPDX-License-Identifier: Apache-2.0
 //
 // The x86-64 AVX-512 path (512-bit vectors, masked loads and stores): its
-// kernels, defined in x86_avx512.cc, the only file built with this
-// instruction set's flags (-mavx512f -mavx512bw -mbmi2). Calling them on a
-// CPU without the instructions is undefined: go through kX86Avx512 (x86.h),
-// whose supported() is compiled without ISA flags. Declared on x86-64 only.
+// kernels, defined in x86_avx512_sum.cc, x86_avx512_copy.cc and
+// x86_avx512_pieces.cc, the only files built with this instruction set's
+// flags (-mavx512f -mavx512bw -mbmi2). Calling them on a CPU without the
+// instructions is undefined: go through kX86Avx512 (x86.h), whose
+// supported() is compiled without ISA flags. Declared on x86-64 only.
 
 #ifndef IPSUM_CHECKSUM_INTERNAL_X86_AVX512_H_
 #define IPSUM_CHECKSUM_INTERNAL_X86_AVX512_H_

@@ -2,7 +2,7 @@
 //
 // The size of the x86-64 CPU's level-1 data cache, for the copy kernels
 // that split a copy by whether its source and destination fit in it
-// (x86_avx512.cc, x86_avx2.cc). Defined in x86_cache.cc, compiled without
+// (x86_avx512_copy.cc, x86_avx2.cc). Defined in x86_cache.cc, compiled without
 // ISA flags so that the kernels' flags never reach it. Declared on x86-64
 // only.
 //

@@ -49,7 +49,7 @@ inline bool X86HasAvx2() {
   return (X86Leaf7Ebx() >> 5) & 1;
 }
 
-// X86HasAvx512 reports that the instructions x86_avx512.cc is built with may
+// X86HasAvx512 reports that the instructions x86_avx512_*.cc are built with may
 // run: the CPU has AVX-512 Foundation (CPUID.(EAX=7,ECX=0):EBX bit 16),
 // AVX-512 Byte and Word (EBX bit 30) and BMI2 (EBX bit 8), and the operating
 // system saves the state they use (CPUID.1:ECX.OSXSAVE bit 27, then XCR0
