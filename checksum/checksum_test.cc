@@ -376,8 +376,8 @@ TEST_P(ImplementationTest, MegabyteBuffersMatchReference) {
 TEST_P(ImplementationTest, LongestSingleReductionsMatchReference) {
   // Spans (from the 64-byte boundary at or before the input to its end)
   // around 258 x 512 bytes, where x86_avx512 sums the most blocks before one
-  // reduction (its first block, 256 in its loop and a tail of up to eight
-  // vectors) and then starts a second. Filled so as to push its estimate of
+  // reduction (its first block, 256 in its loop and a partial tail block)
+  // and then starts a second. Filled so as to push its estimate of
   // the top words furthest from the exact sum in either direction: all 0xff
   // (the low 48 bits of each 64-bit word at their maximum), and the low 48
   // bits zero under random top words (averages that round up, the estimate
@@ -677,7 +677,7 @@ TEST_P(ImplementationTest, SumPiecesOfAFewBlocksMatchReference) {
 
 // Every size class's edges at every alignment, for all three functions:
 // lengths one below, at and one above each multiple of a vector up to a
-// block and each multiple of a block up to eight, where the number of whole
+// block and each multiple of a block up to five, where the number of whole
 // vectors, of whole blocks or the method changes, each at all 64 start
 // offsets. The sum and the copy (its destination at another offset) take
 // the length as one input; the pieces take it as one piece, as two, as two
@@ -685,10 +685,10 @@ TEST_P(ImplementationTest, SumPiecesOfAFewBlocksMatchReference) {
 // general loop), every piece at its own alignment. Carry-heavy data.
 TEST_P(ImplementationTest, ClassEdgesAtEveryAlignmentMatchReference) {
   std::vector<size_t> lengths;
-  for (size_t edge = 64; edge <= 4096; edge += edge < 512 ? 64 : 512) {
+  for (size_t edge = 64; edge <= 2560; edge += edge < 512 ? 64 : 512) {
     for (size_t len : {edge - 1, edge, edge + 1}) lengths.push_back(len);
   }
-  constexpr size_t kMax = 4097;
+  constexpr size_t kMax = 2561;
   constexpr size_t kSpacing = kMax + 2 * kOffsets;
   std::mt19937_64 rng(64);
   Buffer src(4 * kSpacing);

@@ -20,6 +20,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <utility>
 
 #include "checksum/internal/native_sum.h"
 
@@ -221,6 +222,15 @@ struct Wide {
   }
 };
 
+// SumsOfAAndG returns A and G, the sums of `w`'s lane sums and estimates
+// across the lanes, modulo 2^64: both horizontal sums side by side.
+[[gnu::always_inline]] inline std::pair<uint64_t, uint64_t> SumsOfAAndG(
+    const Wide& w) {
+  const U64x2 a2 = HalveTwice(_mm512_add_epi64(w.a, w.b));
+  const U64x2 g2 = HalveTwice(w.g);
+  return {a2[0] + a2[1], g2[0] + g2[1]};
+}
+
 // ReduceShortChain returns a value congruent modulo 0xffff to T, the exact
 // sum of everything added to `w`, plus `extra` (below 2^34): below 2^53 and
 // zero only if both are. A shorter chain of dependent operations after the
@@ -228,10 +238,7 @@ struct Wide {
 // (docs/design.md, "Reducing a Wide").
 [[gnu::always_inline]] inline uint64_t ReduceShortChain(const Wide& w,
                                                         uint64_t extra) {
-  const U64x2 a2 = HalveTwice(_mm512_add_epi64(w.a, w.b));
-  const U64x2 g2 = HalveTwice(w.g);
-  const uint64_t sum_a = a2[0] + a2[1];
-  const uint64_t sum_g = g2[0] + g2[1];
+  const auto [sum_a, sum_g] = SumsOfAAndG(w);
   const uint64_t d = sum_a - (sum_g << 51);
   const uint64_t q = static_cast<uint64_t>(static_cast<int64_t>(d) >> 51);
   return ((d & ((uint64_t{1} << 51) - 1)) + extra) + 8 * (sum_g + q);
@@ -243,10 +250,7 @@ struct Wide {
 // it (docs/design.md, "Reducing a Wide").
 [[gnu::always_inline]] inline uint64_t ReduceCarries(const Wide& w,
                                                      uint64_t extra) {
-  const U64x2 a2 = HalveTwice(_mm512_add_epi64(w.a, w.b));
-  const U64x2 g2 = HalveTwice(w.g);
-  const uint64_t sum_a = a2[0] + a2[1];
-  const uint64_t sum_g = g2[0] + g2[1];
+  const auto [sum_a, sum_g] = SumsOfAAndG(w);
   const uint64_t k = (sum_g + (4096 - (sum_a >> 51))) >> 13;
   return ((sum_a & 0xffffffff) + (sum_a >> 32) + extra) + k;
 }

@@ -119,6 +119,26 @@ constexpr int kMixBehind = 5;
   w.AddBlock(t[0], t[1], t[2], t[3], t[4], t[5], t[6], t[7]);
 }
 
+// AlignedCopy is the state of a copy whose blocks count from the
+// destination's 64-byte boundary: the next destination and source bytes
+// and how many are left.
+struct AlignedCopy {
+  uint8_t* d;
+  const uint8_t* s;
+  size_t span;
+};
+
+// StartAlignedCopy copies src[0, ...) to base + off (base 64-byte aligned,
+// off < 64) up to the block boundary after base, adds those bytes to `w`,
+// and returns the state past them for a copy of `len` >= kBlock bytes. The
+// source byte that goes to base + i is at src - off + i; the ones before
+// src are masked out, never read.
+[[gnu::always_inline]] inline AlignedCopy StartAlignedCopy(
+    uint8_t* base, const uint8_t* src, size_t off, size_t len, Wide& w) {
+  CopyHeadBlock(base, src - off, ~uint64_t{0} << off, w);
+  return {base + kBlock, src - off + kBlock, off + len - kBlock};
+}
+
 // CopyMedium copies src[0, len) to dst (dst = base + off, base 64-byte
 // aligned, off < 64, kBlock <= len < kFusedMax) and returns a native
 // accumulator of the bytes, positions counted from base, plus `extra`
@@ -132,16 +152,8 @@ static_assert(kFusedMax / kBlock + 1 <= kMaxBlocks);
                                                   const uint8_t* src,
                                                   size_t off, size_t len,
                                                   uint64_t extra) {
-  size_t span = off + len;
-  uint8_t* d = base;
-  // The source byte that goes to base + i is at s + i; the ones before src
-  // are masked out, never read.
-  const uint8_t* s = src - off;
   Wide w;
-  CopyHeadBlock(d, s, ~uint64_t{0} << off, w);
-  d += kBlock;
-  s += kBlock;
-  span -= kBlock;
+  auto [d, s, span] = StartAlignedCopy(base, src, off, len, w);
   if (span >= kBlock) {
     const size_t blocks = span / kBlock;
     CopyAddBlocks(d, s, blocks, w);
@@ -207,14 +219,8 @@ static_assert(kMixStep + 2 <= kMaxBlocks);
 // blocks while its own stores wait on L2.
 uint64_t CopyInterleaved(uint8_t* base, const uint8_t* src, size_t off,
                          size_t len) {
-  size_t span = off + len;
-  uint8_t* d = base;
-  const uint8_t* s = src - off;
   Wide w;
-  CopyHeadBlock(d, s, ~uint64_t{0} << off, w);
-  d += kBlock;
-  s += kBlock;
-  span -= kBlock;
+  auto [d, s, span] = StartAlignedCopy(base, src, off, len, w);
   size_t blocks = span / kBlock;
   span %= kBlock;
   uint64_t acc = 0;
