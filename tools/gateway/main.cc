@@ -67,6 +67,10 @@ constexpr char kUsage[] =
     "                           SIGUSR1 ('-': standard output)\n"
     "  --duration=SECONDS       exit after SECONDS (default: run until\n"
     "                           SIGINT/SIGTERM)\n"
+    "  --copy                   benchmark only: two --link, each frame\n"
+    "                           (with its offload metadata) written to the\n"
+    "                           other device unparsed, unverified, unrouted:\n"
+    "                           the floor of any path through the links\n"
     "  --fault-flip-before=N    test only: flip a bit in every Nth verified\n"
     "                           frame before verification\n"
     "  --fault-flip-after=N     test only: ... in every Nth forwarded frame\n"
@@ -93,6 +97,7 @@ struct Options {
   std::vector<LinkSpec> links;
   std::string stats_json;
   uint64_t duration_s = 0;
+  bool copy = false;  // --copy: the links' loop without the gateway.
 };
 
 absl::Status BadFlag(std::string_view flag, std::string_view why) {
@@ -291,6 +296,10 @@ absl::Status ParseArgs(int argc, char** argv, Options& o) {
       std::fputs(kUsage, stdout);
       std::exit(0);
     }
+    if (arg == "--copy") {
+      o.copy = true;
+      continue;
+    }
     const size_t eq = arg.find('=');
     if (arg.rfind("--", 0) != 0 || eq == std::string::npos) {
       return absl::InvalidArgumentError(
@@ -349,6 +358,11 @@ absl::Status ParseArgs(int argc, char** argv, Options& o) {
   }
   if (o.config.interfaces.size() < 2) {
     return absl::InvalidArgumentError("at least two --link are needed");
+  }
+  if (o.copy && (o.config.interfaces.size() != 2 || o.config.snat ||
+                 !o.config.routes_v4.empty() || !o.config.routes_v6.empty())) {
+    return absl::InvalidArgumentError(
+        "--copy takes exactly two --link and no --route or --snat");
   }
   return Validate(o.config);
 }
@@ -421,7 +435,15 @@ void WriteCounters(Gateway& g,
   }
   std::fputs(text.c_str(), stderr);
   if (json_path.empty()) return;
-  const std::string json = FormatCountersJson(g.counters(), names);
+  // The gateway's object, with each endpoint's drops (by every reason)
+  // added as NAME.link_dropped.
+  std::string json = FormatCountersJson(g.counters(), names);
+  json.resize(json.rfind('}'));
+  for (const auto& e : eps) {
+    absl::StrAppend(&json, ",\"", e->name(), ".link_dropped\":",
+                    e->counters().total_dropped());
+  }
+  json += "}\n";
   if (json_path == "-") {
     std::fputs(json.c_str(), stdout);
     std::fflush(stdout);
@@ -536,7 +558,11 @@ int Run(int argc, char** argv) {
           const size_t got = endpoints[tag]->ReadBurst(burst, kBurst);
           const uint64_t now = NowNs();
           for (tcpip::PacketBuffer& pkt : burst) {
-            gateway.Handle(tag, std::move(pkt), now, out);
+            if (o.copy) {
+              endpoints[1 - tag]->Send(std::move(pkt));
+            } else {
+              gateway.Handle(tag, std::move(pkt), now, out);
+            }
           }
           if (got < kBurst) break;
         }
