@@ -373,6 +373,18 @@ size_t Endpoint::ReadBurst(std::vector<PacketBuffer>& out, size_t max) {
   return delivered;
 }
 
+void Endpoint::PacketQueue::push_back(PacketBuffer&& pkt) {
+  if (head_ == items_.size()) {
+    items_.clear();  // Keeps the capacity.
+    head_ = 0;
+  } else if (head_ >= 64 && 2 * head_ >= items_.size()) {
+    // Amortized: at least as many packets were queued since the last move.
+    items_.erase(items_.begin(), items_.begin() + static_cast<ptrdiff_t>(head_));
+    head_ = 0;
+  }
+  items_.push_back(std::move(pkt));
+}
+
 bool Endpoint::Send(PacketBuffer&& pkt) {
   if (tx_queue_.size() >= options_.tx_queue_limit) {
     CountDrop(DropReason::kTxQueueFull);
@@ -480,7 +492,7 @@ FlushResult Endpoint::Flush() {
   // Every turn writes, drops or expands one packet, or returns: bounded by
   // the queue and the segments it expands to.
   while (true) {
-    std::deque<PacketBuffer>* q;
+    PacketQueue* q;
     if (!tx_segments_.empty()) {
       q = &tx_segments_;
     } else if (!tx_queue_.empty()) {

@@ -29,7 +29,6 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
-#include <deque>
 #include <memory>
 #include <span>
 #include <string>
@@ -254,12 +253,29 @@ class Endpoint {
   int Write(const PacketBuffer& pkt);
   void CountDrop(DropReason r) { ++counters_.drops[static_cast<size_t>(r)]; }
 
+  // PacketQueue is a FIFO of packets that keeps its storage: once it has
+  // held n packets, queueing n again allocates nothing (a deque of packets
+  // this size allocates a node per packet).
+  class PacketQueue {
+   public:
+    bool empty() const { return head_ == items_.size(); }
+    size_t size() const { return items_.size() - head_; }
+    PacketBuffer& front() { return items_[head_]; }
+    void push_back(PacketBuffer&& pkt);
+    // pop_front releases the front packet's buffers at once.
+    void pop_front() { items_[head_++] = PacketBuffer(); }
+
+   private:
+    std::vector<PacketBuffer> items_;
+    size_t head_ = 0;  // items_[0, head_) are spent.
+  };
+
   int fd_ = -1;
   EndpointOptions options_;
   Offloads offloads_;
   EndpointCounters counters_;
-  std::deque<PacketBuffer> tx_queue_;
-  std::deque<PacketBuffer> tx_segments_;  // Software segments, written first.
+  PacketQueue tx_queue_;
+  PacketQueue tx_segments_;  // Software segments, written first.
   buffer::View spill_;  // The 64 KiB second chunk of each read, until used.
 };
 
