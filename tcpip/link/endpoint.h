@@ -93,6 +93,12 @@ struct EndpointOptions {
   // mtu is set on the interface (SIOCSIFMTU) and sizes each read's first
   // chunk; larger (GSO) frames spill into a second, 64 KiB chunk.
   size_t mtu = 1500;
+  // device_queue_len, when not 0, is set as the interface's txqueuelen
+  // (SIOCSIFTXQLEN): the frames the kernel holds for ReadBurst. The kernel
+  // drops a frame past it (the interface's TX dropped) rather than slow the
+  // sender, so a reader that is late in bursts wants it above the kernel's
+  // default (500 for TUN, 1000 for TAP). At most 1 << 20.
+  size_t device_queue_len = 0;
   // bring_up sets IFF_UP (SIOCSIFFLAGS). Addresses and routes are the
   // caller's (ip(8), netlink): Open does not assign any.
   bool bring_up = true;

@@ -32,6 +32,7 @@
 # forwarder, the kernel's ksoftirqd threads) from /proc and the client's
 # rusage, per GB received. Each run also checks that no gateway or link
 # drop was counted and that TCP/UDP InCsumErrors stayed put on both ends.
+# The gateway paths set their devices' txqueuelen to GW_TXQUEUELEN (4096).
 # Namespaces are named with this shell's pid and removed on exit.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -44,6 +45,8 @@ ALL_PATHS="kernel kernel-nooffload copy copy-nooffload ipsum ipsum-nooffload
   ipsum-snat ipsum-snat-nooffload pasta slirp4netns"
 PATHS=${PATHS:-$ALL_PATHS}
 OUT=${OUT:-}
+# The gateway's TUN devices queue this many frames for it (txqueuelen).
+GW_TXQUEUELEN=${GW_TXQUEUELEN:-4096}
 
 die() { echo "gateway.sh: $*" >&2; exit 1; }
 [[ $(id -u) -eq 0 ]] || die "needs root (network namespaces, TUN devices)"
@@ -104,7 +107,7 @@ start_server() {  # start_server NS PIDFILE: an iperf3 server in NS.
 
 # Per path: client ns, server ns ("" = host), target addresses, process ids
 # whose CPU counts, and the gateway's stats file.
-declare -A CLIENT SERVER DST4 DST6 PROCS STATS PORT
+declare -A CLIENT SERVER DST4 DST6 PROCS STATS PORT NSS
 host_port=$((20000 + $$ % 20000))
 host_server_started=0
 
@@ -141,19 +144,21 @@ setup_kernel() {  # setup_kernel PATH [nooffload]
   start_server "$s" "$work/$p.server"
   CLIENT[$p]=$c SERVER[$p]=$s DST4[$p]=10.2.0.2 DST6[$p]=fd02::2
   PROCS[$p]="$(cat "$work/$p.server")" STATS[$p]="" PORT[$p]=5201
+  NSS[$p]="$c $r $s"
 }
 
 # setup_gateway PATH BINARY MODE OFFLOAD: MODE copy, route or snat.
 setup_gateway() {
   local p=$1 bin=$2 mode=$3 offload=$4 c s
   c=$(newns "$p-c"); s=$(newns "$p-s")
+  local q="offload=$offload,txqueuelen=$GW_TXQUEUELEN"
   local args=(
-    "--link=t0,addr=10.1.0.1/24,addr=fd01::1/64,offload=$offload,netns=/run/netns/$c"
-    "--link=t1,addr=10.2.0.1/24,addr=fd02::1/64,offload=$offload,netns=/run/netns/$s"
+    "--link=t0,addr=10.1.0.1/24,addr=fd01::1/64,$q,netns=/run/netns/$c"
+    "--link=t1,addr=10.2.0.1/24,addr=fd02::1/64,$q,netns=/run/netns/$s"
     "--stats-json=$work/$p.json")
   case $mode in
-    copy) args=("--copy" "--link=t0,offload=$offload,netns=/run/netns/$c"
-                "--link=t1,offload=$offload,netns=/run/netns/$s"
+    copy) args=("--copy" "--link=t0,$q,netns=/run/netns/$c"
+                "--link=t1,$q,netns=/run/netns/$s"
                 "--stats-json=$work/$p.json") ;;
     route) args+=("--route=0.0.0.0/0,dev=t1" "--route=::/0,dev=t1") ;;
     snat) args+=("--route=0.0.0.0/0,dev=t1" "--route=::/0,dev=t1"
@@ -177,7 +182,7 @@ setup_gateway() {
   start_server "$s" "$work/$p.server"
   CLIENT[$p]=$c SERVER[$p]=$s DST4[$p]=10.2.0.2 DST6[$p]=fd02::2
   PROCS[$p]="$gw $(cat "$work/$p.server")" STATS[$p]="$work/$p.json"
-  PORT[$p]=5201
+  PORT[$p]=5201 NSS[$p]="$c $s"
 }
 
 host_server() {
@@ -202,7 +207,7 @@ setup_pasta() {
   DST4[$p]=$(ip -n "$c" -4 route show default | awk '{print $3; exit}')
   DST6[$p]=$(ip -n "$c" -6 route show default | awk '{print $3; exit}')
   PROCS[$p]="$(cat "$work/$p.pid") $(cat "$work/host.server")"
-  STATS[$p]="" PORT[$p]=$host_port
+  STATS[$p]="" PORT[$p]=$host_port NSS[$p]=$c
 }
 
 setup_slirp() {
@@ -218,6 +223,7 @@ setup_slirp() {
   # slirp4netns maps 10.0.2.2 and fd00::2 to the host's loopback.
   CLIENT[$p]=$c SERVER[$p]="" DST4[$p]=10.0.2.2 DST6[$p]=fd00::2
   PROCS[$p]="$sp $(cat "$work/host.server")" STATS[$p]="" PORT[$p]=$host_port
+  NSS[$p]=$c
 }
 
 # reach ADDRESS PORT: a TCP connection to the iperf3 server (which ignores
@@ -288,6 +294,20 @@ csum_errors() {
     END { print s + 0 }'
 }
 
+# dev_drops PATH: frames the kernel dropped on the path's own devices (RX
+# and TX dropped, every interface of its namespaces; the host's are shared
+# with everything else and not counted).
+dev_drops() {
+  local ns t=0 n
+  for ns in ${NSS[$1]}; do
+    for n in $(ip netns exec "$ns" sh -c \
+      'cat /sys/class/net/*/statistics/rx_dropped /sys/class/net/*/statistics/tx_dropped'); do
+      t=$((t + n))
+    done
+  done
+  echo "$t"
+}
+
 # gw_drops PATH: the gateway's and its links' drops (refreshed by SIGUSR1).
 gw_drops() {
   local f=${STATS[$1]} gw=${PROCS[$1]%% *}
@@ -307,7 +327,7 @@ drop_reasons() {
 }
 
 results="$work/results.tsv"
-printf 'rep\tpath\tfamily\tstreams\tsecs\tbytes\tbps\tcpu_s\tretransmits\tdrops\tcsum_errors\n' >"$results"
+printf 'rep\tpath\tfamily\tstreams\tsecs\tbytes\tbps\tcpu_s\tretransmits\tdrops\tdev_drops\tcsum_errors\n' >"$results"
 runs=$((REPS * $(wc -w <<<"$FAMILIES") * $(wc -w <<<"$STREAMS") * ${#paths[@]}))
 echo "gateway.sh: $runs runs of $SECS s: ${paths[*]}" >&2
 n=0
@@ -320,6 +340,7 @@ for rep in $(seq "$REPS"); do
         dst=$([[ $f == 4 ]] && echo "${DST4[$p]}" || echo "${DST6[$p]}")
         read -ra procs <<<"${PROCS[$p]}"
         d0=$(gw_drops "$p")
+        k0=$(dev_drops "$p")
         e0=$(($(csum_errors "$c") + $(csum_errors "${SERVER[$p]}")))
         t0=$(cpu_ticks "${procs[@]}")
         # The client's CPU: `times` in this subshell reports its child.
@@ -330,12 +351,15 @@ for rep in $(seq "$REPS"); do
         t1=$(cpu_ticks "${procs[@]}")
         e1=$(($(csum_errors "$c") + $(csum_errors "${SERVER[$p]}")))
         d1=$(gw_drops "$p")
+        k1=$(dev_drops "$p")
         python3 tools/bench/gateway_table.py --row "$work/run.json" \
           --fields "$rep" "$p" "IPv$f" "$st" "$SECS" \
           --cpu "$(((t1 - t0)))" "$hz" "$client_times" \
-          --drops "$((d1 - d0))" --csum-errors "$((e1 - e0))" >>"$results" ||
-          printf '%s\t%s\tIPv%s\t%s\t%s\t0\t0\t0\t0\t%s\t%s\n' "$rep" "$p" \
-            "$f" "$st" "$SECS" "$((d1 - d0))" "$((e1 - e0))" >>"$results"
+          --drops "$((d1 - d0))" --dev-drops "$((k1 - k0))" \
+          --csum-errors "$((e1 - e0))" >>"$results" ||
+          printf '%s\t%s\tIPv%s\t%s\t%s\t0\t0\t0\t0\t%s\t%s\t%s\n' "$rep" \
+            "$p" "$f" "$st" "$SECS" "$((d1 - d0))" "$((k1 - k0))" \
+            "$((e1 - e0))" >>"$results"
         echo "gateway.sh: [$n/$runs] $(tail -1 "$results")" >&2
         if [[ $d1 != "$d0" ]]; then
           echo "gateway.sh: $p drops so far: $(drop_reasons "$p")" >&2

@@ -3,13 +3,13 @@
 """Rows and the Markdown table of tools/bench/gateway.sh.
 
   gateway_table.py --row RUN.json --fields REP PATH FAMILY STREAMS SECS
-      --cpu TICKS HZ "CLIENT_TIMES" --drops N --csum-errors N
+      --cpu TICKS HZ "CLIENT_TIMES" --drops N --dev-drops N --csum-errors N
   gateway_table.py --table RESULTS.tsv [--cpu-model "MODEL"] [--note TEXT]
 
 --row turns one iperf3 -J result into a results.tsv line: bytes received,
 bit/s, CPU seconds (TICKS/HZ of the path's long-lived processes plus the
-client's `times` line, "0m1.5s 0m2.25s"), retransmissions, drops, checksum
-errors. --table renders every (path, family, streams) case as the median
+client's `times` line, "0m1.5s 0m2.25s"), retransmissions, the gateway's
+and the kernel devices' drops, checksum errors. --table renders every (path, family, streams) case as the median
 and range over the repetitions, CPU seconds per GB received, the ratios of
 median throughputs against each reference path, and the issue's targets.
 """
@@ -54,7 +54,7 @@ def row(args):
         "%.0f" % end["sum_received"]["bits_per_second"],
         "%.3f" % cpu,
         "%d" % end["sum_sent"].get("retransmits", 0),
-        str(args.drops), str(args.csum_errors)]
+        str(args.drops), str(args.dev_drops), str(args.csum_errors)]
     print("\t".join(fields))
     return 0
 
@@ -164,6 +164,9 @@ def table(args):
                               ratios[worst], worst))
     drops = sum(int(r["drops"]) for v in runs.values() for r in v)
     csum = sum(int(r["csum_errors"]) for v in runs.values() for r in v)
+    dev = {}
+    for (p, c), v in runs.items():
+        dev[p] = dev.get(p, 0) + sum(int(r["dev_drops"]) for r in v)
     failed = sum(1 for v in runs.values() for r in v if float(r["bytes"]) == 0)
     retrans = {}
     for (p, c), v in runs.items():
@@ -173,6 +176,8 @@ def table(args):
                  (drops, csum, failed))
     lines.append("- TCP retransmissions (all runs): " + ", ".join(
         "%s %d" % (p, retrans[p]) for p in paths))
+    lines.append("- frames the kernel dropped on the path's devices (all "
+                 "runs): " + ", ".join("%s %d" % (p, dev[p]) for p in paths))
     print("Targets:")
     print()
     print("\n".join(lines))
@@ -185,6 +190,7 @@ def main():
     ap.add_argument("--fields", nargs=5)
     ap.add_argument("--cpu", nargs=3)
     ap.add_argument("--drops", type=int, default=0)
+    ap.add_argument("--dev-drops", type=int, default=0)
     ap.add_argument("--csum-errors", type=int, default=0)
     ap.add_argument("--table")
     ap.add_argument("--cpu-model", help="CPU model name (default: lscpu's)")

@@ -49,13 +49,15 @@ constexpr char kUsage[] =
     "usage: ipsum-gateway --link=SPEC --link=SPEC... [options]\n"
     "\n"
     "  --link=NAME[,tap][,addr=CIDR]...[,mtu=N][,mac=MAC][,offload=LIST]\n"
-    "        [,netns=PATH]\n"
+    "        [,txqueuelen=N][,netns=PATH]\n"
     "      a TUN (default) or TAP device NAME, created by the gateway (in\n"
     "      the network namespace PATH, e.g. /run/netns/X or /proc/PID/ns/net,\n"
     "      when given); addr: the gateway's IPv4 or IPv6 address and prefix\n"
     "      on it (repeatable; each makes a connected route); offload: what\n"
     "      to negotiate, '+'-separated from csum, tso4, tso6, uso, or\n"
-    "      'none' (default csum+tso4+tso6+uso, as the kernel accepts)\n"
+    "      'none' (default csum+tso4+tso6+uso, as the kernel accepts);\n"
+    "      txqueuelen: frames the kernel queues for the gateway before it\n"
+    "      drops (default: the kernel's, 500 for TUN, 1000 for TAP)\n"
     "  --route=PREFIX,dev=NAME[,via=ADDRESS]\n"
     "      a static route (IPv4 or IPv6); longest prefix wins\n"
     "  --snat=PREFIX,dev=NAME[,to=ADDRESS]\n"
@@ -90,6 +92,7 @@ int UsageError(const std::string& message) {
 struct LinkSpec {
   std::string netns;
   link::Offloads offloads = {true, true, true, true, true};
+  size_t queue_len = 0;  // txqueuelen=; 0: the kernel's default.
 };
 
 struct Options {
@@ -163,6 +166,11 @@ absl::Status ParseLink(std::string_view value, Options& options) {
       auto o = ParseOffloads(v);
       if (!o.ok()) return o.status();
       spec.offloads = *o;
+    } else if (key == "txqueuelen") {
+      if (!absl::SimpleAtoi(v, &spec.queue_len) || spec.queue_len == 0 ||
+          spec.queue_len > (size_t{1} << 20)) {
+        return BadFlag("--link txqueuelen", "1..1048576");
+      }
     } else if (key == "netns") {
       spec.netns = v;
     } else {
@@ -476,6 +484,7 @@ int Run(int argc, char** argv) {
                                            : link::DeviceMode::kTun;
     eo.request = o.links[i].offloads;
     eo.mtu = iface.mtu;
+    eo.device_queue_len = o.links[i].queue_len;
     auto e = OpenIn(o.links[i].netns, eo);
     if (!e.ok()) {
       std::fprintf(stderr, "ipsum-gateway: %s\n",

@@ -516,6 +516,24 @@ TEST_F(NetnsTest, KernelTcpThroughTheGatewayIPv4AndIPv6) {
   EXPECT_GT(c["gso_forwarded"], 0) << "the kernel handed over no TSO frame";
 }
 
+// --copy (the benchmarks' floor): frames and their offload metadata move
+// between the links unparsed; kernel TCP completes both ways of IP, no
+// kernel counts a checksum error, nothing is dropped and the gateway's own
+// path handled nothing.
+TEST_F(NetnsTest, CopyModeMovesKernelTcpUnparsed) {
+  ASSERT_NO_FATAL_FAILURE(
+      StartGateway("csum+tso4+tso6", "csum+tso4+tso6", {"--copy"}));
+  const Snmp a0 = ReadSnmp(a_), b0 = ReadSnmp(b_);
+  TcpTransfer(true, 8 * kMiB, 5003);
+  TcpTransfer(false, 8 * kMiB, 5004);
+  ExpectErrorCountersUnchanged(a0, ReadSnmp(a_), "A");
+  ExpectErrorCountersUnchanged(b0, ReadSnmp(b_), "B");
+  auto c = gateway_.Stop();
+  EXPECT_EQ(c["received"], 0);
+  EXPECT_EQ(c["gw0.link_dropped"], 0);
+  EXPECT_EQ(c["gw1.link_dropped"], 0);
+}
+
 // Every offload combination of the two sides: none; checksum only;
 // checksum + TSO into a side without TSO (the endpoint segments in
 // software) and into one with it.
