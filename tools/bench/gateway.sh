@@ -45,6 +45,8 @@ ALL_PATHS="kernel kernel-nooffload copy copy-nooffload ipsum ipsum-nooffload
   ipsum-snat ipsum-snat-nooffload pasta slirp4netns"
 PATHS=${PATHS:-$ALL_PATHS}
 OUT=${OUT:-}
+# Debian's interpreter starts fastest (a version manager's shim may not).
+PYTHON=${PYTHON:-$(command -v /usr/bin/python3 || command -v python3)}
 # The gateway's TUN devices queue this many frames for it (txqueuelen).
 GW_TXQUEUELEN=${GW_TXQUEUELEN:-4096}
 
@@ -85,12 +87,14 @@ if [[ -n ${ALT_GATEWAY:-} ]]; then
   variants+=("alt")
 fi
 
-newns() {  # newns NAME: a namespace of this run, its loopback up.
-  local ns="$tag-$1"
-  ip netns add "$ns"
+# newns VAR NAME: a namespace of this run, its loopback up, named in VAR
+# (not printed: a command substitution's subshell would not record it).
+newns() {
+  local ns="$tag-$2"
   namespaces+=("$ns")
+  ip netns add "$ns"
   ip -n "$ns" link set lo up
-  echo "$ns"
+  printf -v "$1" '%s' "$ns"
 }
 
 # wait_for CMD...: retries CMD (quietly), 50 times over at least 5 s.
@@ -113,7 +117,7 @@ host_server_started=0
 
 setup_kernel() {  # setup_kernel PATH [nooffload]
   local p=$1 c s r
-  c=$(newns "$p-c"); s=$(newns "$p-s"); r=$(newns "$p-r")
+  newns c "$p-c"; newns s "$p-s"; newns r "$p-r"
   ip -n "$c" link add eth0 type veth peer name c0 netns "$r"
   ip -n "$s" link add eth0 type veth peer name s0 netns "$r"
   ip -n "$r" link set lo up
@@ -150,7 +154,7 @@ setup_kernel() {  # setup_kernel PATH [nooffload]
 # setup_gateway PATH BINARY MODE OFFLOAD: MODE copy, route or snat.
 setup_gateway() {
   local p=$1 bin=$2 mode=$3 offload=$4 c s
-  c=$(newns "$p-c"); s=$(newns "$p-s")
+  newns c "$p-c"; newns s "$p-s"
   local q="offload=$offload,txqueuelen=$GW_TXQUEUELEN"
   local args=(
     "--link=t0,addr=10.1.0.1/24,addr=fd01::1/64,$q,netns=/run/netns/$c"
@@ -197,7 +201,7 @@ host_server() {
 setup_pasta() {
   local p=$1 c
   host_server
-  c=$(newns "$p-c")
+  newns c "$p-c"
   pasta --runas 0 --config-net --netns "/run/netns/$c" -P "$work/$p.pid" -q \
     2>"$work/$p.err" || die "pasta: $(cat "$work/$p.err")"
   wait_for test -s "$work/$p.pid" || die "pasta wrote no pid"
@@ -213,7 +217,7 @@ setup_pasta() {
 setup_slirp() {
   local p=$1 c
   host_server
-  c=$(newns "$p-c")
+  newns c "$p-c"
   slirp4netns --configure --mtu=65520 --enable-ipv6 --netns-type=path \
     "/run/netns/$c" tap0 >"$work/$p.err" 2>&1 &
   pids+=("$!")
@@ -257,7 +261,7 @@ done
 for p in "${paths[@]}"; do
   for f in $FAMILIES; do
     dst=$([[ $f == 4 ]] && echo "${DST4[$p]}" || echo "${DST6[$p]}")
-    wait_for ip netns exec "${CLIENT[$p]}" python3 -c "$reach" "$dst" "${PORT[$p]}" ||
+    wait_for ip netns exec "${CLIENT[$p]}" "$PYTHON" -c "$reach" "$dst" "${PORT[$p]}" ||
       die "$p: $dst unreachable"
   done
 done
@@ -352,7 +356,7 @@ for rep in $(seq "$REPS"); do
         e1=$(($(csum_errors "$c") + $(csum_errors "${SERVER[$p]}")))
         d1=$(gw_drops "$p")
         k1=$(dev_drops "$p")
-        python3 tools/bench/gateway_table.py --row "$work/run.json" \
+        "$PYTHON" tools/bench/gateway_table.py --row "$work/run.json" \
           --fields "$rep" "$p" "IPv$f" "$st" "$SECS" \
           --cpu "$(((t1 - t0)))" "$hz" "$client_times" \
           --drops "$((d1 - d0))" --dev-drops "$((k1 - k0))" \
@@ -369,5 +373,5 @@ for rep in $(seq "$REPS"); do
   done
 done
 [[ -n $OUT ]] && cp "$results" "$OUT"
-python3 tools/bench/gateway_table.py --table "$results" \
+"$PYTHON" tools/bench/gateway_table.py --table "$results" \
   --note "iperf3 TCP, $REPS x $SECS s per case, interleaved; median (min-max)"
