@@ -2,8 +2,8 @@
 //
 // The C interface (ipsum_checksum.h). ipsum_checksum is an entry point of
 // its own, laid out as checksum::Checksum is, rather than a jump to it: the
-// size classes of native_sum.h's SumShortOr, up to 64 bytes (the headers C
-// stacks sum on every packet), then the implementation chosen at run time.
+// size-class tree of native_sum.h's SumShortOr, up to 64 bytes (the headers
+// C stacks sum on every packet), then the implementation chosen at run time.
 // ipsum_checksum.lds keeps these two the only exported symbols.
 
 #include "checksum/ipsum_checksum.h"

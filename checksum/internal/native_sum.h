@@ -271,48 +271,25 @@ IPSUM_KERNEL_INLINE constexpr unsigned DropBitsBeforeEnd(size_t len) {
 }
 
 // SumWordsShort returns the SumFn result for `acc`, a native accumulator,
-// plus data[0, len), where 8 * kWords < len <= 8 * (kWords + kTail) and
-// len >= 8: the first kWords 8-byte words, then the last 8 bytes of the
-// input with the ones the words already counted shifted out, so that the
-// rest keep the 16-bit word positions of their offsets. With kTail == 2
-// (kWords >= 2, so len >= 16) one class spans two 8-byte steps of the
-// length without a branch: when len > 8 * kWords + 8 the shifted word is
-// the one before the last 8 bytes (its bytes below 8 * kWords shifted out,
-// the same count) and the last 8 bytes count whole, placed by the parity of
-// their offset (PlaceNative); else as with kTail == 1.
-template <int kWords, int kTail = 1>
+// plus data[0, len), where 8 * kWords < len <= 8 * kWords + 8 and len >= 8:
+// the first kWords 8-byte words, then the last 8 bytes of the input with
+// the ones the words already counted shifted out, so that the rest keep
+// the 16-bit word positions of their offsets.
+template <int kWords>
 IPSUM_KERNEL_INLINE uint16_t SumWordsShort(const uint8_t* p, size_t len,
                                            uint64_t acc) {
-  static_assert(kTail == 1 ? kWords >= 0 && kWords <= 7
-                           : kTail == 2 && kWords >= 2 && kWords <= 6);
+  static_assert(kWords >= 0 && kWords <= 7);
 #if IPSUM_SHORT_ASM
   // One carry chain, the carry out of bit 63 added back at the end (x86
   // masks the shift count to 6 bits, so `imul` by -8 is the whole of
-  // DropBitsBeforeEnd); then FinishShort. The shifted word, which waits on
-  // the `imul`, joins the chain late, so the whole words need not wait. The
-  // two-step class picks its words with `cmov` and rotates the last 8 bytes
-  // by 8 bits when len is odd (count & 8: the count is -8 * len mod 64).
+  // DropBitsBeforeEnd); then FinishShort. The last word, whose shift waits
+  // on the `imul`, joins the chain last, so the whole words need not wait.
   uint64_t t;
-  uint64_t whole;
-  uint64_t next;
   uint64_t count;
   __asm__(
       "imull $-8, %k[len], %k[count]\n\t"
-      ".if %c[m] == 1\n\t"
       "movq -8(%[p],%[len]), %[t]\n\t"
-      ".else\n\t"
-      "movq -16(%[p],%[len]), %[t]\n\t"
-      "movq -8(%[p],%[len]), %[next]\n\t"
-      "xorl %k[whole], %k[whole]\n\t"
-      "cmpq %[split], %[len]\n\t"
-      "cmovbeq %[next], %[t]\n\t"
-      "cmovaq %[next], %[whole]\n\t"
-      ".endif\n\t"
       "shrq %%cl, %[t]\n\t"
-      ".if %c[m] == 2\n\t"
-      "andl $8, %%ecx\n\t"
-      "rolq %%cl, %[whole]\n\t"
-      ".endif\n\t"
       ".if %c[k] > 0\n\taddq (%[p]), %[acc]\n\t.endif\n\t"
       ".if %c[k] > 1\n\tadcq 8(%[p]), %[acc]\n\t.endif\n\t"
       ".if %c[k] > 2\n\tadcq 16(%[p]), %[acc]\n\t.endif\n\t"
@@ -322,7 +299,6 @@ IPSUM_KERNEL_INLINE uint16_t SumWordsShort(const uint8_t* p, size_t len,
       ".if %c[k] > 6\n\tadcq 48(%[p]), %[acc]\n\t.endif\n\t"
       ".if %c[k] > 0\n\tadcq %[t], %[acc]\n\t"
       ".else\n\taddq %[t], %[acc]\n\t.endif\n\t"
-      ".if %c[m] == 2\n\tadcq %[whole], %[acc]\n\t.endif\n\t"
       "adcq $0, %[acc]\n\t"
       "movq %[acc], %[t]\n\t"
       "rolq $32, %[t]\n\t"
@@ -331,27 +307,18 @@ IPSUM_KERNEL_INLINE uint16_t SumWordsShort(const uint8_t* p, size_t len,
       "rolq $16, %[t]\n\t"
       "addq %[t], %[acc]\n\t"
       "bswapq %[acc]"
-      : [acc] "+&r"(acc), [t] "=&r"(t), [whole] "=&r"(whole),
-        [next] "=&r"(next), [count] "=&c"(count)
-      // The bytes the asm may read: p[0, 8 * (kWords + kTail)) holds all of
-      // them (and up to 7 past the end, which it does not read). One
-      // operand at `p` itself: a second one for the last word would cost a
-      // `lea`.
-      : [len] "r"(len), [p] "r"(p), [k] "n"(kWords), [m] "n"(kTail),
-        [split] "n"(8 * kWords + 8),
-        "m"(*reinterpret_cast<const uint8_t(*)[8 * (kWords + kTail)]>(p))
+      : [acc] "+&r"(acc), [t] "=&r"(t), [count] "=&c"(count)
+      // The bytes the asm may read: p[0, 8 * kWords + 8) holds all of them
+      // (and up to 7 past the end, which it does not read). One operand at
+      // `p` itself: a second one for the last word would cost a `lea`.
+      : [len] "r"(len), [p] "r"(p), [k] "n"(kWords),
+        "m"(*reinterpret_cast<const uint8_t(*)[8 * kWords + 8]>(p))
       : "cc");
   return static_cast<uint16_t>(acc);
 #else
   WideSum s = {acc, 0};
-  uint64_t last = LoadNative64(p + len - 8);
-  if constexpr (kTail == 2) {
-    const uint64_t before = LoadNative64(p + len - 16);
-    const bool both = len > 8 * kWords + 8;
-    AddWord(s, both ? PlaceNative(last, len) : 0);
-    last = both ? before : last;
-  }
-  AddWord(s, DropLeadingBytes(last, DropBitsBeforeEnd(len)));
+  AddWord(s,
+          DropLeadingBytes(LoadNative64(p + len - 8), DropBitsBeforeEnd(len)));
   for (int i = 0; i < kWords; ++i) AddWord(s, LoadNative64(p + 8 * i));
   return FinishShort(Native(s));
 #endif
@@ -411,33 +378,40 @@ IPSUM_KERNEL_INLINE uint16_t SumTinyShort(const uint8_t* p, size_t len,
 // SumShortOr returns the SumFn result for data[0, len) and `initial`:
 // summed inline when len < kLimit (kShortLimit, or one more to take 64
 // bytes into the last class), else `long_sum(p, len, initial)`.
-// The classes are tested one after another on len - 4 (unsigned, so that
-// 0..3 fail every test), each test's taken branch going straight into its
-// class (the [[unlikely]] marks put the classes out of the line of tests):
-// whatever the length, one taken branch before the sum, which is
-// what a short sum feels most (a tree takes two or three; every branch on
-// the way costs, a taken one most). Above 16 bytes a class spans 16 (see
-// SumWordsShort), so that the chain has three links there, not six. Order:
-// 4..8 (UDP headers), 9..16 (Ethernet), 17..32 (IPv4), 33..48 (TCP/IPv4,
-// IPv6), 49..63; 0..3 and the long test last.
+// The test for long inputs is part of the size-class tree, not a compare in
+// front of every short one. The tree is shaped for the taken branches as
+// much as for its depth: a taken branch ends a fetch group, and in a sum this
+// short each one shows. The [[likely]] and [[unlikely]] marks lay it out so
+// that 9..16 (Ethernet headers) runs straight through, 4..8 (UDP headers) and
+// 33..40 (TCP/IPv4 and IPv6 headers) take one branch, 17..24 (IPv4 headers),
+// 25..32 and 57..63 two, 41..56 three; the long test comes last, since
+// moving it ahead slows the header sizes more than it speeds 64 bytes.
 template <size_t kLimit = kShortLimit, typename LongSum>
 IPSUM_KERNEL_INLINE uint16_t SumShortOr(const uint8_t* p, size_t len,
                                         uint16_t initial, LongSum long_sum) {
   static_assert(kLimit == kShortLimit || kLimit == kShortLimit + 1);
   const uint64_t acc = InitialNative(initial);
-  const size_t from4 = len - 4;
-  if (from4 <= 8 - 4) [[unlikely]]
-    return SumHalfWordsShort(p, len, acc);
-  if (from4 <= 16 - 4) [[unlikely]]
-    return SumWordsShort<1>(p, len, acc);
-  if (from4 <= 32 - 4) [[unlikely]]
-    return SumWordsShort<2, 2>(p, len, acc);
-  if (from4 <= 48 - 4) [[unlikely]]
-    return SumWordsShort<4, 2>(p, len, acc);
-  if (from4 < kLimit - 4) [[unlikely]]
-    return SumWordsShort<6, 2>(p, len, acc);
-  if (len < 4) [[unlikely]]
+  if (len <= 16) [[likely]] {
+    if (len > 8) [[likely]]
+      return SumWordsShort<1>(p, len, acc);
+    if (len >= 4) [[likely]]
+      return SumHalfWordsShort(p, len, acc);
     return SumTinyShort(p, len, acc);
+  }
+  if (len <= 40) [[likely]] {
+    if (len <= 24) [[unlikely]]
+      return SumWordsShort<2>(p, len, acc);
+    if (len <= 32) [[unlikely]]
+      return SumWordsShort<3>(p, len, acc);
+    return SumWordsShort<4>(p, len, acc);
+  }
+  if (len < kLimit) {
+    if (len <= 48) [[unlikely]]
+      return SumWordsShort<5>(p, len, acc);
+    if (len <= 56) [[unlikely]]
+      return SumWordsShort<6>(p, len, acc);
+    return SumWordsShort<7>(p, len, acc);
+  }
   return long_sum(p, len, initial);
 }
 
