@@ -8,7 +8,7 @@
 # or the dispatcher's first use; tag any new test that starts threads), on
 # big-endian mips64 and on aarch64 under QEMU (every config also replays the
 # fuzz corpora as regression tests), then runs every libFuzzer target for a
-# short fixed time (tools/fuzz/run_all.sh, IPSUM_FUZZ_SECONDS each, default
+# short fixed time (testing/fuzz/run_all.sh, IPSUM_FUZZ_SECONDS each, default
 # 30). Exits non-zero if any run fails. The last line is
 #
 #   tests: N passed, N failed, N skipped
@@ -51,9 +51,9 @@ count_skipped() {
 for config in $configs; do
   if [ "$config" = fuzz ]; then
     seconds=${IPSUM_FUZZ_SECONDS:-30}
-    echo "=== tools/fuzz/run_all.sh $seconds" >&2
+    echo "=== testing/fuzz/run_all.sh $seconds" >&2
     start=$(date +%s)
-    tools/fuzz/run_all.sh "$seconds" 2>&1 | tee "$log" >&2
+    testing/fuzz/run_all.sh "$seconds" 2>&1 | tee "$log" >&2
     rc=${PIPESTATUS[0]}
     p=$(grep -cE '^PASS ' "$log")
     f=$(grep -cE '^FAIL ' "$log")
