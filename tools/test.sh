@@ -2,7 +2,8 @@
 # Copyright 2026 The ipsum Authors. SPDX-License-Identifier: Apache-2.0
 #
 # The README's test command: installs what is missing (tools/setup.sh), then
-# runs every test on the host, once more optimized (opt: what the library
+# checks the layering of the packages (tools/check_layering.sh) and runs
+# every test on the host, once more optimized (opt: what the library
 # and csum ship as), under ASan+UBSan, under ThreadSanitizer (tsan: the
 # tests tagged "tsan", those whose threads share buffers, reference counts
 # or the dispatcher's first use; tag any new test that starts threads), on
@@ -62,6 +63,14 @@ for config in $configs; do
     passed=$((passed + p)) failed=$((failed + f))
     [ "$rc" -ne 0 ] && status=1
     continue
+  fi
+  if [ "$config" = host ]; then
+    # The package graph reads top to bottom (docs/design.md): one query.
+    if tools/check_layering.sh; then
+      passed=$((passed + 1))
+    else
+      failed=$((failed + 1)) status=1
+    fi
   fi
   flags=()
   [ "$config" != host ] && flags=(--config="$config")
