@@ -41,19 +41,8 @@ rank() {
   echo "$best"
 }
 
-# Every top-level directory with a BUILD file below it (//... would also walk
-# the bazel-* symlinks).
-universe=()
-for d in */; do
-  d=${d%/}
-  [ -L "$d" ] && continue
-  if [ -n "$(find "$d" \( -name BUILD -o -name BUILD.bazel \) -print -quit)" ]; then
-    universe+=("//$d/...")
-  fi
-done
-
 edges=$(bazel query --noshow_progress --noimplicit_deps --output=graph \
-  --graph:factored=false "deps(set(${universe[*]}), 1)" 2>/dev/null |
+  --graph:factored=false 'deps(//..., 1)' 2>/dev/null |
   sed -nE 's/^ *"(\/\/[^"]*)" -> "(\/\/[^"]*)"$/\1 \2/p')
 if [ -z "$edges" ]; then
   echo "check_layering: bazel query found no dependencies" >&2
