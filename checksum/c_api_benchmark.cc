@@ -33,8 +33,8 @@
 #include <vector>
 
 #include "benchmark/benchmark.h"
+#include "checksum/bench/bytes.h"
 #include "checksum/checksum.h"
-#include "checksum/internal/bench_bytes.h"
 #include "checksum/ipsum_checksum.h"
 
 namespace {

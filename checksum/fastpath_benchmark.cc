@@ -37,12 +37,12 @@
 #include <string>
 
 #include "benchmark/benchmark.h"
+#include "checksum/bench/bytes.h"
+#include "checksum/bench/read_baseline_avx2.h"
+#include "checksum/bench/read_baseline_avx512.h"
+#include "checksum/bench/vector_ops.h"
 #include "checksum/checksum.h"
-#include "checksum/internal/bench_bytes.h"
-#include "checksum/internal/bench_vector_ops.h"
 #include "checksum/internal/impl.h"
-#include "checksum/read_baseline_avx2.h"
-#include "checksum/read_baseline_avx512.h"
 
 namespace ipsum::checksum {
 namespace {

@@ -7,8 +7,8 @@
 // fastest such loop found (docs/benchmarking.md). Benchmark-only (testonly
 // target), x86-64.
 
-#ifndef IPSUM_CHECKSUM_READ_BASELINE_AVX512_H_
-#define IPSUM_CHECKSUM_READ_BASELINE_AVX512_H_
+#ifndef IPSUM_CHECKSUM_BENCH_READ_BASELINE_AVX512_H_
+#define IPSUM_CHECKSUM_BENCH_READ_BASELINE_AVX512_H_
 
 #include <cstddef>
 #include <cstdint>
@@ -26,4 +26,4 @@ uint64_t ReadBaselineAvx512(const uint8_t* data, size_t len);
 
 }  // namespace ipsum::checksum
 
-#endif  // IPSUM_CHECKSUM_READ_BASELINE_AVX512_H_
+#endif  // IPSUM_CHECKSUM_BENCH_READ_BASELINE_AVX512_H_

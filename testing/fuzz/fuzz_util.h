@@ -6,8 +6,8 @@
 // into choices. Test-only; compiles with and without sanitizers, with any
 // compiler ipsum supports.
 
-#ifndef IPSUM_TOOLS_FUZZ_FUZZ_UTIL_H_
-#define IPSUM_TOOLS_FUZZ_FUZZ_UTIL_H_
+#ifndef IPSUM_TESTING_FUZZ_FUZZ_UTIL_H_
+#define IPSUM_TESTING_FUZZ_FUZZ_UTIL_H_
 
 #include <cstddef>
 #include <cstdint>
@@ -142,4 +142,4 @@ class Reader {
 
 }  // namespace ipsum::fuzz
 
-#endif  // IPSUM_TOOLS_FUZZ_FUZZ_UTIL_H_
+#endif  // IPSUM_TESTING_FUZZ_FUZZ_UTIL_H_

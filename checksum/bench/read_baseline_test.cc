@@ -11,8 +11,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "checksum/read_baseline_avx2.h"
-#include "checksum/read_baseline_avx512.h"
+#include "checksum/bench/read_baseline_avx2.h"
+#include "checksum/bench/read_baseline_avx512.h"
 #include "gtest/gtest.h"
 
 namespace ipsum::checksum {

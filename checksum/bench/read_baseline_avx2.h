@@ -6,8 +6,8 @@
 // checksum cannot beat it; the ratio to it says how much of the machine's
 // read bandwidth a kernel uses. Benchmark-only (testonly target), x86-64.
 
-#ifndef IPSUM_CHECKSUM_READ_BASELINE_AVX2_H_
-#define IPSUM_CHECKSUM_READ_BASELINE_AVX2_H_
+#ifndef IPSUM_CHECKSUM_BENCH_READ_BASELINE_AVX2_H_
+#define IPSUM_CHECKSUM_BENCH_READ_BASELINE_AVX2_H_
 
 #include <cstddef>
 #include <cstdint>
@@ -25,4 +25,4 @@ uint64_t ReadBaselineAvx2(const uint8_t* data, size_t len);
 
 }  // namespace ipsum::checksum
 
-#endif  // IPSUM_CHECKSUM_READ_BASELINE_AVX2_H_
+#endif  // IPSUM_CHECKSUM_BENCH_READ_BASELINE_AVX2_H_

@@ -2,13 +2,13 @@
 # Copyright 2026 The ipsum Authors. SPDX-License-Identifier: Apache-2.0
 #
 # Builds every fuzz target (Bazel targets tagged `fuzzer`, see
-# tools/fuzz/fuzz.bzl) with --config=fuzz and runs each under libFuzzer for a
+# testing/fuzz/fuzz.bzl) with --config=fuzz and runs each under libFuzzer for a
 # fixed time, starting from a copy of its seed corpus testdata/fuzz/<name>/
 # in a temporary directory, so the tree is never modified. Exits non-zero if
 # any target crashes, leaks, times out or fails to build, printing the path
 # of the reproducer, which is kept with the run's log. The CI entry point.
 #
-#   tools/fuzz/run_all.sh [SECONDS] [LABEL...]
+#   testing/fuzz/run_all.sh [SECONDS] [LABEL...]
 #
 # SECONDS is each target's -max_total_time (default 30); LABELs restrict the
 # run to some targets (default: all). Environment:

@@ -1,6 +1,6 @@
 """ipsum_cc_fuzz_test: a libFuzzer target plus a corpus regression test.
 
-    load("//tools/fuzz:fuzz.bzl", "ipsum_cc_fuzz_test")
+    load("//testing/fuzz:fuzz.bzl", "ipsum_cc_fuzz_test")
 
     ipsum_cc_fuzz_test(
         name = "checksum_fuzzer",
@@ -15,21 +15,21 @@
   - `<name>`: the fuzzer binary, tagged `fuzzer` and `manual`. Under
     `--config=fuzz` it links libFuzzer (`-fsanitize=fuzzer`) and runs as any
     libFuzzer binary: `bazel-bin/<pkg>/<name> -max_total_time=60 CORPUS_DIR`.
-    Under any other config it links tools/fuzz/replay_main.cc instead and
+    Under any other config it links testing/fuzz/replay_main.cc instead and
     replays the files and directories named on its command line;
   - `<name>_regression`: a small `cc_test` that replays every file of the
     seed corpus `//testdata/fuzz:<name>` (testdata/fuzz/<name>/) through the
     same code with the replay main, so each `bazel test //...` checks the
     corpus, under every config (asan, mips64, ...) included.
 
-tools/fuzz/run_all.sh builds and runs every target tagged `fuzzer`.
+testing/fuzz/run_all.sh builds and runs every target tagged `fuzzer`.
 """
 
 load("@rules_cc//cc:defs.bzl", "cc_binary", "cc_library", "cc_test")
 load("//tools:copts.bzl", "IPSUM_TEST_COPTS")
 
-_FUZZING = "//tools/fuzz:fuzzing"
-_REPLAY_MAIN = "//tools/fuzz:replay_main"
+_FUZZING = "//testing/fuzz:fuzzing"
+_REPLAY_MAIN = "//testing/fuzz:replay_main"
 
 def ipsum_cc_fuzz_test(
         name,

@@ -3,7 +3,7 @@
 // ReadBaselineAvx2 (see read_baseline_avx2.h). Built with -mavx2 on x86-64;
 // elsewhere it is unsupported and returns 0.
 
-#include "checksum/read_baseline_avx2.h"
+#include "checksum/bench/read_baseline_avx2.h"
 
 #if defined(__x86_64__)
 #include <immintrin.h>

@@ -3,7 +3,7 @@
 // ReadBaselineAvx512 (see read_baseline_avx512.h). Built with -mavx512f
 // -mavx512bw on x86-64; elsewhere it is unsupported and returns 0.
 
-#include "checksum/read_baseline_avx512.h"
+#include "checksum/bench/read_baseline_avx512.h"
 
 #if defined(__x86_64__)
 #include <immintrin.h>

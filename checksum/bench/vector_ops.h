@@ -13,8 +13,8 @@
 // 16 and up exist only with AVX-512 (EVEX), and the AVX2 floor runs on CPUs
 // without it.
 
-#ifndef IPSUM_CHECKSUM_INTERNAL_BENCH_VECTOR_OPS_H_
-#define IPSUM_CHECKSUM_INTERNAL_BENCH_VECTOR_OPS_H_
+#ifndef IPSUM_CHECKSUM_BENCH_VECTOR_OPS_H_
+#define IPSUM_CHECKSUM_BENCH_VECTOR_OPS_H_
 
 #define IPSUM_BENCH_ADDS(R)          \
   "vpaddq %%" R "0, %%" R "8, %%" R  \
@@ -56,4 +56,4 @@
       "xmm7", "xmm8", "xmm9", "xmm10", "xmm11", "xmm12", "xmm13", "xmm14", \
       "xmm15"
 
-#endif  // IPSUM_CHECKSUM_INTERNAL_BENCH_VECTOR_OPS_H_
+#endif  // IPSUM_CHECKSUM_BENCH_VECTOR_OPS_H_

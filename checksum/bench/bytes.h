@@ -1,10 +1,10 @@
 // Copyright 2026 The ipsum Authors. SPDX-License-Identifier: Apache-2.0
 //
 // AlignedRandomBytes: the input buffer of the checksum benchmarks. Not API:
-// testonly, visible to //checksum only.
+// testonly, visible to //checksum's packages only.
 
-#ifndef IPSUM_CHECKSUM_INTERNAL_BENCH_BYTES_H_
-#define IPSUM_CHECKSUM_INTERNAL_BENCH_BYTES_H_
+#ifndef IPSUM_CHECKSUM_BENCH_BYTES_H_
+#define IPSUM_CHECKSUM_BENCH_BYTES_H_
 
 #include <cstddef>
 #include <cstdint>
@@ -39,4 +39,4 @@ class AlignedRandomBytes {
 
 }  // namespace ipsum::checksum::internal
 
-#endif  // IPSUM_CHECKSUM_INTERNAL_BENCH_BYTES_H_
+#endif  // IPSUM_CHECKSUM_BENCH_BYTES_H_
