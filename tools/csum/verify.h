@@ -2,8 +2,8 @@
 //
 // The verdicts of `csum verify` for one captured frame: the link layer
 // (link.h), then tcpip::ParseEthernet / tcpip::ParseIP for the layers, then
-// the checksum of every checksum field in the frame's outermost IP datagram:
-// the IPv4 header (RFC 791 section 3.1), TCP (RFC 9293 section 3.1), UDP
+// the checksum of every checksum field in the frame's IP datagrams (the
+// outermost, and those in tunnels, below): the IPv4 header (RFC 791 section 3.1), TCP (RFC 9293 section 3.1), UDP
 // (RFC 768; RFC 8200 section 8.1 over IPv6), ICMPv4 (RFC 792) and ICMPv6
 // (RFC 4443 section 2.3), and UDP-Lite (RFC 3828: over the Checksum
 // Coverage it declares, 0 meaning the whole datagram; the pseudo-header
