@@ -926,8 +926,8 @@ Transport UDPTo(uint16_t port, const Bytes& payload) {
 // Wrap builds the outer datagram, IPv4 or IPv6, around `inner` behind
 // `head`, as `kind` (`number` for kOther), and seals the outer checksum
 // over the inner bytes as they were sent.
-Tunnelled Wrap(bool outer_v4, const Datagram& inner, Proto kind,
-               uint8_t number, const Bytes& head) {
+Tunnelled Wrap(bool outer_v4, const Datagram& inner, Proto kind, uint8_t number,
+               const Bytes& head) {
   Transport t{kind, Concat(head, inner.bytes), number};
   Tunnelled r;
   r.inner = inner;
@@ -979,8 +979,7 @@ Tunnelled VXLAN(bool outer_v4, const Datagram& inner) {
 // 0x80, 8 bytes of data) and protocol 0x6558, Ethernet.
 Tunnelled Geneve(bool outer_v4, const Datagram& inner) {
   const Bytes h = {3,    0,    0x65, 0x58, 0,    0,    0x2a, 0,  // 3 words
-                   0x01, 0x02, 0x80, 2,    0xde, 0xad, 0xbe, 0xef,
-                   1,    2,    3,    4};
+                   0x01, 0x02, 0x80, 2,    0xde, 0xad, 0xbe, 0xef, 1, 2, 3, 4};
   return UDPTunnel(outer_v4, inner, 6081,
                    Concat(h, Ethernet(EtherTypeOf(inner))));
 }
@@ -1127,10 +1126,10 @@ std::vector<Frame> IcmpErrorFrames() {
                  size_t quote, bool bad = false) {
     Datagram e = v4 ? V4(QuotingError(true, type, code, q, quote))
                     : V6(QuotingError(false, type, code, q, quote));
-    out.push_back(FramedError(
-        e, q, quote,
-        bad ? TpStored(static_cast<uint16_t>(e.tp_correct ^ 0x0202))
-            : Damage{}));
+    out.push_back(
+        FramedError(e, q, quote,
+                    bad ? TpStored(static_cast<uint16_t>(e.tp_correct ^ 0x0202))
+                        : Damage{}));
   };
   // RFC 792: the IP header and 64 bits of the datagram. TCP's checksum is
   // not in those 8 bytes; UDP's is.

@@ -12,8 +12,8 @@
 namespace ipsum::csum {
 namespace {
 
-constexpr Layer kLayers[] = {Layer::kIPv4,   Layer::kTCP,     Layer::kUDP,
-                             Layer::kICMPv4, Layer::kICMPv6,  Layer::kUDPLite,
+constexpr Layer kLayers[] = {Layer::kIPv4,   Layer::kTCP,    Layer::kUDP,
+                             Layer::kICMPv4, Layer::kICMPv6, Layer::kUDPLite,
                              Layer::kGRE};
 
 // ReasonText is the `reason` column of `f`: its Reason, and "tso" for a

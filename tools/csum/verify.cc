@@ -755,4 +755,15 @@ size_t FixFrame(const FrameCheck& check, std::span<uint8_t> frame) {
   return changed;
 }
 
+bool FixMayChange(const FrameCheck& check, const FieldCheck& field) {
+  if (field.verdict == Verdict::kBad) return true;
+  if (!CoversInner(field)) return false;
+  for (const FieldCheck& inner : check.checks()) {
+    if (inner.verdict == Verdict::kBad && inner.ip_depth > field.ip_depth) {
+      return true;
+    }
+  }
+  return false;
+}
+
 }  // namespace ipsum::csum

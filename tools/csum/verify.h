@@ -3,13 +3,13 @@
 // The verdicts of `csum verify` for one captured frame: the link layer
 // (link.h), then tcpip::ParseEthernet / tcpip::ParseIP for the layers, then
 // the checksum of every checksum field in the frame's IP datagrams (the
-// outermost, and those in tunnels, below): the IPv4 header (RFC 791 section 3.1), TCP (RFC 9293 section 3.1), UDP
-// (RFC 768; RFC 8200 section 8.1 over IPv6), ICMPv4 (RFC 792) and ICMPv6
-// (RFC 4443 section 2.3), and UDP-Lite (RFC 3828: over the Checksum
-// Coverage it declares, 0 meaning the whole datagram; the pseudo-header
-// carries the whole datagram's length; a zero field is bad, as the
-// checksum is mandatory; a coverage of 1 to 7 or past the datagram is
-// `bad-length`). `FixFrame` writes the right value into every field
+// outermost, and those in tunnels, below): the IPv4 header (RFC 791
+// section 3.1), TCP (RFC 9293 section 3.1), UDP (RFC 768; RFC 8200 section 8.1
+// over IPv6), ICMPv4 (RFC 792) and ICMPv6 (RFC 4443 section 2.3), and UDP-Lite
+// (RFC 3828: over the Checksum Coverage it declares, 0 meaning the whole
+// datagram; the pseudo-header carries the whole datagram's length; a zero field
+// is bad, as the checksum is mandatory; a coverage of 1 to 7 or past the
+// datagram is `bad-length`). `FixFrame` writes the right value into every field
 // judged bad, for `csum fix`.
 //
 // Tunnels. Behind the outermost datagram csum follows IP in IP (IPv4
@@ -245,6 +245,11 @@ FrameCheck CheckFrame(uint32_t linktype, std::span<const uint8_t> frame,
 // that was good. Returns the number of fields changed. Unverified and none
 // fields are left alone (a UDP checksum of zero over IPv4 stays zero).
 size_t FixFrame(const FrameCheck& check, std::span<uint8_t> frame);
+
+// FixMayChange reports whether FixFrame may change `field` of `check`: it
+// is judged bad, or it is a judged UDP or GRE checksum of a datagram around
+// one with a bad field.
+bool FixMayChange(const FrameCheck& check, const FieldCheck& field);
 
 }  // namespace ipsum::csum
 

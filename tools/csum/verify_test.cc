@@ -672,7 +672,7 @@ TEST(Reason, UnreadRoutingHeader) {
 // Vxlan is a UDP datagram to port 4789 carrying `inner` in an Ethernet
 // frame, with its checksum computed unless `zero`.
 Bytes Vxlan(const Bytes& inner, bool zero) {
-  Bytes u = {0xc0, 0x00, 0x12, 0xb5, 0, 0, 0, 0,    // UDP to 4789
+  Bytes u = {0xc0, 0x00, 0x12, 0xb5, 0, 0, 0,    0,   // UDP to 4789
              0x08, 0,    0,    0,    0, 0, 0x2a, 0};  // VXLAN, VNI 42
   const Bytes eth = WithEthernet(inner);
   u.insert(u.end(), eth.begin(), eth.end());
@@ -688,8 +688,7 @@ TEST(CheckFrame, TunnelsNumberTheirFieldsByIPDepth) {
   ASSERT_EQ(c.field_count, 4);
   EXPECT_TRUE(c.tunneled);
   EXPECT_FALSE(c.depth_limited);
-  const Layer layers[] = {Layer::kIPv4, Layer::kUDP, Layer::kIPv4,
-                          Layer::kTCP};
+  const Layer layers[] = {Layer::kIPv4, Layer::kUDP, Layer::kIPv4, Layer::kTCP};
   const int depths[] = {1, 1, 2, 2};
   const size_t offsets[] = {10, 26, 20 + 8 + 8 + 14 + 10,
                             20 + 8 + 8 + 14 + 20 + 16};
