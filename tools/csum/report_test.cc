@@ -139,6 +139,7 @@ TEST(FormatSummary, CountsByLayerAndVerdict) {
   gre.fields[0] = Judged(Layer::kGRE, Verdict::kGood, 1, 1, 38);
   gre.fields[1] = Judged(Layer::kIPv4, Verdict::kGood, 1, 1, 52);
   gre.fields[1].ip_depth = 2;
+  gre.fields[2] = FieldCheck();
   gre.fields[2].layer = Layer::kUDP;
   gre.fields[2].reason = Reason::kQuoted;
   gre.fields[2].ip_depth = 3;

@@ -110,7 +110,7 @@ FieldCheck StartField(const Datagram& d, Layer layer, size_t field) {
   if (field + 2 <= d.captured_end) {
     f.has_stored = true;
     f.stored = LoadBig16(d.frame.data() + field);
-    f.offset = field;
+    f.offset = static_cast<uint32_t>(field);
   }
   return f;
 }
@@ -662,67 +662,81 @@ bool CoversInner(const FieldCheck& outer) {
          (outer.layer == Layer::kUDP || outer.layer == Layer::kGRE);
 }
 
-}  // namespace
-
-FrameCheck CheckFrame(uint32_t linktype, std::span<const uint8_t> frame,
-                      size_t wire_length) {
-  FrameCheck out;
-  Inner next{linktype, 0, frame.size(), false};
-  for (uint8_t depth = 1;; ++depth) {
+// CheckInner judges the datagrams inside the outermost one, from `next`
+// at IP depth 2 inwards, down to kMaxIPDepth.
+void CheckInner(std::span<const uint8_t> frame, Inner next, FrameCheck& out) {
+  for (uint8_t depth = 2;; ++depth) {
+    if (depth > kMaxIPDepth) {
+      out.depth_limited = true;
+      return;
+    }
+    out.tunneled |= !next.quoted;
     const std::span<const uint8_t> bytes = frame.first(next.end);
     const std::span<const uint8_t> at = bytes.subspan(next.start);
     const LinkDecode link = DecodeLink(next.linktype, at);
     if (link.payload != LinkPayload::kEthernet &&
         link.payload != LinkPayload::kIP) {
-      if (depth > 1) return out;
-      switch (link.payload) {
-        case LinkPayload::kUnsupported:
-          out.kind = FrameKind::kUnsupportedLink;
-          break;
-        case LinkPayload::kTruncated:
-          out.kind = FrameKind::kUndecodable;
-          out.reason = "link-layer header truncated";
-          break;
-        default:
-          out.kind = FrameKind::kNotIP;
-          break;
-      }
-      return out;
+      return;
     }
-    // Built in place by the parse (no default-constructed packet assigned
-    // over afterwards).
     const ParsedPacket parsed = ParseLinkPayload(link, at);
-    const size_t base = next.start + link.offset;
     Inner inner;
-    bool found;
-    if (depth == 1 &&
-        IsTsoSuperPacket(parsed, link.offset, frame, wire_length)) {
-      found = JudgeParsed(ParseTso(link, parsed, frame), bytes, base, true,
-                          depth, false, out, inner);
-    } else {
-      found = JudgeParsed(parsed, bytes, base, false, depth, next.quoted, out,
-                          inner);
+    if (!JudgeParsed(parsed, bytes, next.start + link.offset, false, depth,
+                     next.quoted, out, inner)) {
+      return;
     }
-    if (!found) return out;
-    if (depth == kMaxIPDepth) {
-      out.depth_limited = true;
-      return out;
-    }
-    out.tunneled |= !inner.quoted;
     next = inner;
   }
+}
+
+}  // namespace
+
+FrameCheck CheckFrame(uint32_t linktype, std::span<const uint8_t> frame,
+                      size_t wire_length) {
+  FrameCheck out;
+  const LinkDecode link = DecodeLink(linktype, frame);
+  switch (link.payload) {
+    case LinkPayload::kUnsupported:
+      out.kind = FrameKind::kUnsupportedLink;
+      return out;
+    case LinkPayload::kTruncated:
+      out.kind = FrameKind::kUndecodable;
+      out.reason = "link-layer header truncated";
+      return out;
+    case LinkPayload::kNotIP:
+      out.kind = FrameKind::kNotIP;
+      return out;
+    case LinkPayload::kEthernet:
+    case LinkPayload::kIP:
+      break;
+  }
+  // Built in place by the parse (no default-constructed packet assigned
+  // over afterwards).
+  const ParsedPacket parsed = ParseLinkPayload(link, frame);
+  Inner inner;
+  bool found;
+  if (IsTsoSuperPacket(parsed, link.offset, frame, wire_length)) {
+    found = JudgeParsed(ParseTso(link, parsed, frame), frame, link.offset, true,
+                        1, false, out, inner);
+  } else {
+    found =
+        JudgeParsed(parsed, frame, link.offset, false, 1, false, out, inner);
+  }
+  if (found) CheckInner(frame, inner, out);
+  return out;
 }
 
 size_t FixFrame(const FrameCheck& check, std::span<uint8_t> frame) {
   // Innermost first: a fixed field changes the sum of every outer UDP or
   // GRE checksum covering it, which is updated before its turn comes.
-  std::array<FieldCheck, kMaxFieldsPerFrame> fields = check.fields;
+  std::array<FieldCheck, kMaxFieldsPerFrame> fields;
+  std::copy(check.checks().begin(), check.checks().end(), fields.begin());
   // moved[j]: a field fields[j] covers was changed.
   std::array<bool, kMaxFieldsPerFrame> moved{};
   size_t changed = 0;
   for (size_t i = check.field_count; i-- > 0;) {
     const FieldCheck& f = fields[i];
-    if (!f.has_stored || !f.has_computed || f.offset + 2 > frame.size()) {
+    if (!f.has_stored || !f.has_computed ||
+        size_t{f.offset} + 2 > frame.size()) {
       continue;
     }
     const uint16_t old = LoadBig16(frame.data() + f.offset);

@@ -103,8 +103,10 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <new>
 #include <span>
 #include <string_view>
+#include <type_traits>
 
 namespace ipsum::csum {
 
@@ -170,23 +172,26 @@ struct FieldCheck {
   Layer layer = Layer::kIPv4;
   Verdict verdict = Verdict::kUnverified;
   Reason reason = Reason::kNone;
-  // has_stored is true when the field's two bytes are in the capture; then
-  // `stored` is its value and `offset` where it starts, counted from the
-  // first byte of the frame, link-layer header included.
-  bool has_stored = false;
-  uint16_t stored = 0;
-  size_t offset = 0;
-  // has_computed is true for good and bad verdicts; `computed` is the value
-  // the field should hold (see the file comment on negative zero).
-  bool has_computed = false;
-  uint16_t computed = 0;
-  // tso is true for a transport field judged over the bytes of a TSO
-  // super-packet (see the file comment), whatever its verdict.
-  bool tso = false;
   // ip_depth numbers the IP header the field belongs to, or follows: 1 for
   // the outermost, 2 for a datagram inside it (tunnelled or quoted), ...
   uint8_t ip_depth = 1;
+  // has_stored is true when the field's two bytes are in the capture; then
+  // `stored` is its value and `offset` where it starts, counted from the
+  // first byte of the frame, link-layer header included (a captured frame
+  // is under 4 GiB: its length field has 32 bits in every format).
+  bool has_stored = false;
+  uint16_t stored = 0;
+  uint32_t offset = 0;
+  // has_computed is true for good and bad verdicts; `computed` is the value
+  // the field should hold (see the file comment on negative zero).
+  bool has_computed = false;
+  // tso is true for a transport field judged over the bytes of a TSO
+  // super-packet (see the file comment), whatever its verdict.
+  bool tso = false;
+  uint16_t computed = 0;
 };
+
+static_assert(std::is_trivially_copyable_v<FieldCheck>);
 
 // FrameKind classifies a frame for the summary.
 enum class FrameKind : uint8_t {
@@ -209,6 +214,28 @@ inline constexpr size_t kMaxIPDepth = 8;
 // header checksum and one checksum after it (transport or GRE).
 inline constexpr size_t kMaxFieldsPerFrame = 2 * kMaxIPDepth;
 
+// FieldSlots holds a FrameCheck's fields: kMaxFieldsPerFrame slots whose
+// bytes are left uninitialized until a field is stored, so that creating a
+// FrameCheck, once per packet, costs no clearing of slots it will not use.
+// Only slots below FrameCheck::field_count may be read.
+class FieldSlots {
+ public:
+  FieldCheck& operator[](size_t i) {
+    return *std::launder(reinterpret_cast<FieldCheck*>(bytes_) + i);
+  }
+  const FieldCheck& operator[](size_t i) const {
+    return *std::launder(reinterpret_cast<const FieldCheck*>(bytes_) + i);
+  }
+  const FieldCheck* data() const { return &(*this)[0]; }
+
+ private:
+  // An array of unsigned char creates the FieldCheck objects stored into it
+  // implicitly (C++20 [intro.object]): FieldCheck is an implicit-lifetime
+  // type.
+  alignas(
+      FieldCheck) unsigned char bytes_[kMaxFieldsPerFrame * sizeof(FieldCheck)];
+};
+
 // FrameCheck is the result of CheckFrame: what the frame is and the
 // checksum fields met in its IP datagrams, in header order (outer first).
 struct FrameCheck {
@@ -221,11 +248,11 @@ struct FrameCheck {
   bool tunneled = false;
   bool depth_limited = false;
   uint8_t field_count = 0;
-  std::array<FieldCheck, kMaxFieldsPerFrame> fields{};
+  FieldSlots fields;
 
   // checks returns fields[0, field_count).
   std::span<const FieldCheck> checks() const {
-    return std::span<const FieldCheck>(fields).first(field_count);
+    return std::span<const FieldCheck>(fields.data(), field_count);
   }
 };
 
