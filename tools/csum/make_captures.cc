@@ -100,11 +100,16 @@ const header::IPv6Address kDst6 = V6(2);
 // ---------------------------------------------------------------------------
 // Transport messages, checksum field zero until Seal.
 
-enum class Proto { kTCP, kUDP, kICMPv4, kICMPv6, kUDPLite, kOther };
+// kGRE is GRE with its checksum (RFC 2784); kOther any protocol without a
+// checksum, its number in Transport::number.
+enum class Proto { kTCP, kUDP, kICMPv4, kICMPv6, kUDPLite, kGRE, kOther };
 
 struct Transport {
   Proto proto = Proto::kTCP;
   Bytes bytes;
+  // number is the IP protocol of kOther: 253 (RFC 3692, experimentation)
+  // unless a tunnel sets it.
+  uint8_t number = 253;
 };
 
 uint8_t ProtocolNumber(Proto p) {
@@ -119,8 +124,10 @@ uint8_t ProtocolNumber(Proto p) {
       return header::kProtocolICMPv6;
     case Proto::kUDPLite:
       return 136;  // RFC 3828
+    case Proto::kGRE:
+      return 47;
     case Proto::kOther:
-      return 47;  // GRE: no checksum csum judges
+      return 253;
   }
   return 0;
 }
@@ -135,6 +142,8 @@ size_t ChecksumOffset(Proto p) {
     case Proto::kICMPv4:
     case Proto::kICMPv6:
       return 2;
+    case Proto::kGRE:
+      return 4;  // RFC 2784 section 2
     case Proto::kOther:
       break;
   }
@@ -153,6 +162,8 @@ const char* LayerOf(Proto p) {
       return "icmpv6";
     case Proto::kUDPLite:
       return "udplite";
+    case Proto::kGRE:
+      return "gre";
     case Proto::kOther:
       break;
   }
@@ -303,8 +314,13 @@ Bytes IPv4Header(size_t payload_length, uint8_t protocol, const V4Options& o,
   return b;
 }
 
+// Number is the IP protocol of `t`.
+uint8_t Number(const Transport& t) {
+  return t.proto == Proto::kOther ? t.number : ProtocolNumber(t.proto);
+}
+
 uint16_t V4Pseudo(const Transport& t, const V4Options& o) {
-  if (t.proto == Proto::kICMPv4) return 0;
+  if (t.proto == Proto::kICMPv4 || t.proto == Proto::kGRE) return 0;
   return header::PseudoHeaderSum(kSrc4, o.final_destination.value_or(kDst4),
                                  ProtocolNumber(t.proto),
                                  static_cast<uint16_t>(t.bytes.size()));
@@ -337,7 +353,7 @@ Datagram V4(Transport t, const V4Options& o = {}) {
   Datagram d;
   d.tp_correct = Seal(t, V4Pseudo(t, o));
   d.tp_pseudo = OffloadValues(t, kSrc4, o.final_destination.value_or(kDst4));
-  Bytes ip = IPv4Header(t.bytes.size(), ProtocolNumber(t.proto), o);
+  Bytes ip = IPv4Header(t.bytes.size(), Number(t), o);
   d.ip_header_length = ip.size();
   d.ip_correct = LoadBig16(ip.data() + 10);
   d.bytes = Concat(ip, t.bytes);
@@ -425,6 +441,7 @@ Bytes IPv6Header(size_t payload_length, uint8_t next_header,
 }
 
 uint16_t V6Pseudo(const Transport& t, const header::IPv6Address& dst) {
+  if (t.proto == Proto::kGRE) return 0;  // RFC 2784 section 2.5
   return header::PseudoHeaderSum(kSrc6, dst, ProtocolNumber(t.proto),
                                  static_cast<uint32_t>(t.bytes.size()));
 }
@@ -434,7 +451,7 @@ Datagram V6(Transport t, const V6Options& o = {}) {
   d.v4 = false;
   d.tp_correct = Seal(t, V6Pseudo(t, o.final_destination));
   d.tp_pseudo = OffloadValues(t, kSrc6, o.final_destination);
-  uint8_t next = o.extension.empty() ? ProtocolNumber(t.proto) : o.first_type;
+  uint8_t next = o.extension.empty() ? Number(t) : o.first_type;
   Bytes ip =
       IPv6Header(o.extension.size() + t.bytes.size(), next, o.destination);
   ip = Concat(ip, o.extension);
@@ -485,6 +502,8 @@ struct Expect {
   std::optional<uint16_t> computed;
   std::optional<size_t> offset;
   std::string reason;
+  // depth is the IP header the field belongs to, 1 for the outermost.
+  int depth = 1;
 };
 
 struct Frame {
@@ -524,29 +543,30 @@ std::string VerdictFor(uint16_t stored, uint16_t correct) {
   return "bad";
 }
 
-// Framed puts `d` behind the link header `link`, applies `damage` and
-// writes down what csum must say.
-Frame Framed(const Bytes& link, const Datagram& d, const Damage& damage = {},
-             size_t pad_to = 0) {
-  Frame f;
-  f.bytes = Concat(link, d.bytes);
-  if (f.bytes.size() < pad_to) f.bytes.resize(pad_to, 0);
-  const size_t net = link.size();
+// Damaged returns `d` with `damage`'s stored values in its checksum fields
+// (the cut is the frame's business).
+Datagram Damaged(Datagram d, const Damage& damage) {
+  if (damage.ip_stored) StoreBig16(d.bytes.data() + 10, *damage.ip_stored);
+  if (damage.tp_stored) {
+    StoreBig16(d.bytes.data() + d.ip_header_length + ChecksumOffset(d.proto),
+               *damage.tp_stored);
+  }
+  return d;
+}
+
+// AddExpects writes down what csum must say about `d`, found at `net` in
+// the frame `f`, the IP header number `depth`.
+void AddExpects(Frame& f, const Datagram& d, size_t net, int depth) {
   const size_t ip_field = net + 10;
   const size_t tp_field = net + d.ip_header_length + ChecksumOffset(d.proto);
-  if (damage.ip_stored)
-    StoreBig16(f.bytes.data() + ip_field, *damage.ip_stored);
-  if (damage.tp_stored)
-    StoreBig16(f.bytes.data() + tp_field, *damage.tp_stored);
-  f.caplen = damage.caplen ? damage.caplen : f.bytes.size();
   const size_t captured_end = std::min(f.caplen, net + d.bytes.size());
   // A TSO super-packet: an IPv4 length of 0 or past the frame, nothing cut.
   // It is judged over the bytes the frame has (verify.h).
   const bool tso =
-      d.v4 && f.caplen == f.bytes.size() &&
+      depth == 1 && d.v4 && f.caplen == f.bytes.size() &&
       (d.declared_length == 0 || net + d.declared_length > f.bytes.size());
   if (d.v4) {
-    Expect e{"ipv4", "unverified", {}, {}, {}, "truncated"};
+    Expect e{"ipv4", "unverified", {}, {}, {}, "truncated", depth};
     if (ip_field + 2 <= captured_end) {
       e.stored = LoadBig16(f.bytes.data() + ip_field);
       e.offset = ip_field;
@@ -558,14 +578,14 @@ Frame Framed(const Bytes& link, const Datagram& d, const Damage& damage = {},
     }
     f.expects.push_back(e);
     // A cut IPv4 header hides the transport header from the parse.
-    if (net + d.ip_header_length > captured_end) return f;
+    if (net + d.ip_header_length > captured_end) return;
   } else if (net + d.ip_header_length > captured_end) {
-    return f;
+    return;
   }
-  if (!d.has_transport_header) return f;
-  if (d.proto == Proto::kICMPv4 && !d.v4) return f;
-  if (d.proto == Proto::kICMPv6 && d.v4) return f;
-  Expect e{LayerOf(d.proto), "unverified", {}, {}, {}, "truncated"};
+  if (!d.has_transport_header) return;
+  if (d.proto == Proto::kICMPv4 && !d.v4) return;
+  if (d.proto == Proto::kICMPv6 && d.v4) return;
+  Expect e{LayerOf(d.proto), "unverified", {}, {}, {}, "truncated", depth};
   if (tp_field + 2 <= captured_end) {
     e.stored = LoadBig16(f.bytes.data() + tp_field);
     e.offset = tp_field;
@@ -589,6 +609,17 @@ Frame Framed(const Bytes& link, const Datagram& d, const Damage& damage = {},
     }
   }
   f.expects.push_back(e);
+}
+
+// Framed puts `d` behind the link header `link`, applies `damage` and
+// writes down what csum must say.
+Frame Framed(const Bytes& link, const Datagram& d, const Damage& damage = {},
+             size_t pad_to = 0) {
+  Frame f;
+  f.bytes = Concat(link, Damaged(d, damage).bytes);
+  if (f.bytes.size() < pad_to) f.bytes.resize(pad_to, 0);
+  f.caplen = damage.caplen ? damage.caplen : f.bytes.size();
+  AddExpects(f, d, link.size(), 1);
   return f;
 }
 
@@ -869,12 +900,270 @@ std::vector<Frame> EthernetFrames() {
 }
 
 // ---------------------------------------------------------------------------
+// Tunnels and ICMP errors: datagrams inside datagrams.
+
+// Tunnelled is an inner datagram (damaged as it was sent) wrapped in an
+// outer one: `prefix` (the tunnel's own header, and an Ethernet header for
+// VXLAN, Geneve and GRE bridging) comes before it in the outer payload.
+struct Tunnelled {
+  Datagram outer;
+  Datagram inner;
+  size_t prefix = 0;
+};
+
+// UDPTo is a UDP header to `port` (checksum zero until sealed) before
+// `payload`.
+Transport UDPTo(uint16_t port, const Bytes& payload) {
+  header::UDPFields f;
+  f.source_port = 49152;
+  f.destination_port = port;
+  f.length = static_cast<uint16_t>(header::UDP::kSize + payload.size());
+  Bytes b(header::UDP::kSize);
+  CheckOk(header::UDP::Encode(f, b), "UDP encode");
+  return {Proto::kUDP, Concat(b, payload)};
+}
+
+// Wrap builds the outer datagram, IPv4 or IPv6, around `inner` behind
+// `head`, as `kind` (`number` for kOther), and seals the outer checksum
+// over the inner bytes as they were sent.
+Tunnelled Wrap(bool outer_v4, const Datagram& inner, Proto kind, uint8_t number,
+               const Bytes& head) {
+  Transport t{kind, Concat(head, inner.bytes), number};
+  Tunnelled r;
+  r.inner = inner;
+  r.prefix = head.size();
+  r.outer = outer_v4 ? V4(t) : V6(t);
+  return r;
+}
+
+Tunnelled IPinIP(bool outer_v4, const Datagram& inner) {
+  return Wrap(outer_v4, inner, Proto::kOther, inner.v4 ? 4 : 41, {});
+}
+
+// GRE is a GRE header (RFC 2784, RFC 2890) with the checksum (sealed as
+// the outer transport), key and sequence fields asked, carrying `inner`
+// directly or, `bridged`, in an Ethernet frame (0x6558).
+Tunnelled GRE(bool outer_v4, const Datagram& inner, bool checksum, bool key,
+              bool sequence, bool bridged) {
+  Bytes h = {static_cast<uint8_t>((checksum ? 0x80 : 0) | (key ? 0x20 : 0) |
+                                  (sequence ? 0x10 : 0)),
+             0, 0, 0};
+  StoreBig16(h.data() + 2, bridged ? 0x6558 : EtherTypeOf(inner));
+  if (checksum) h.insert(h.end(), {0, 0, 0, 0});
+  if (key) h.insert(h.end(), {0, 0, 0x12, 0x34});
+  if (sequence) h.insert(h.end(), {0, 0, 0, 7});
+  if (bridged) h = Concat(h, Ethernet(EtherTypeOf(inner)));
+  return Wrap(outer_v4, inner, checksum ? Proto::kGRE : Proto::kOther, 47, h);
+}
+
+// UDPTunnel wraps `inner` behind `head` in UDP to `port`.
+Tunnelled UDPTunnel(bool outer_v4, const Datagram& inner, uint16_t port,
+                    const Bytes& head) {
+  Tunnelled r;
+  r.inner = inner;
+  r.prefix = header::UDP::kSize + head.size();
+  Transport t = UDPTo(port, Concat(head, inner.bytes));
+  r.outer = outer_v4 ? V4(t) : V6(t);
+  return r;
+}
+
+// VXLAN (RFC 7348): UDP to 4789, the 8-byte header with the I flag and VNI
+// 0x123456, then Ethernet.
+Tunnelled VXLAN(bool outer_v4, const Datagram& inner) {
+  return UDPTunnel(outer_v4, inner, 4789,
+                   Concat(Bytes{0x08, 0, 0, 0, 0x12, 0x34, 0x56, 0},
+                          Ethernet(EtherTypeOf(inner))));
+}
+
+// Geneve (RFC 8926) to 6081 with one 12-byte option (class 0x0102, type
+// 0x80, 8 bytes of data) and protocol 0x6558, Ethernet.
+Tunnelled Geneve(bool outer_v4, const Datagram& inner) {
+  const Bytes h = {3,    0,    0x65, 0x58, 0,    0,    0x2a, 0,  // 3 words
+                   0x01, 0x02, 0x80, 2,    0xde, 0xad, 0xbe, 0xef, 1, 2, 3, 4};
+  return UDPTunnel(outer_v4, inner, 6081,
+                   Concat(h, Ethernet(EtherTypeOf(inner))));
+}
+
+// FramedTunnel frames `t` behind Ethernet, the outer datagram damaged by
+// `outer_damage`, and writes down both datagrams' fields.
+Frame FramedTunnel(const Tunnelled& t, const Damage& outer_damage = {}) {
+  const Bytes link = Ethernet(EtherTypeOf(t.outer));
+  Frame f = Framed(link, t.outer, outer_damage);
+  AddExpects(f, t.inner, link.size() + t.outer.ip_header_length + t.prefix, 2);
+  return f;
+}
+
+// TunnelFrames covers every tunnel csum follows, good and bad checksums
+// inside and out.
+std::vector<Frame> TunnelFrames() {
+  std::vector<Frame> out;
+  uint32_t seed = 2700;
+  auto bad_tp = [](const Datagram& d) {
+    return Damaged(d, TpStored(static_cast<uint16_t>(d.tp_correct ^ 0x0440)));
+  };
+  auto bad_ip = [](const Datagram& d) {
+    return Damaged(d, IpStored(static_cast<uint16_t>(d.ip_correct ^ 0x0101)));
+  };
+  auto add = [&](const Tunnelled& t, const Damage& outer_damage = {}) {
+    out.push_back(FramedTunnel(t, outer_damage));
+  };
+  // IP in IP: 4in4, 6in4, 4in6, 6in6; an inner TCP and an inner IPv4
+  // header bad, and an outer IPv4 header bad.
+  add(IPinIP(true, V4(TCP(60, ++seed))));
+  add(IPinIP(true, bad_tp(V4(TCP(60, ++seed)))));
+  {
+    Tunnelled t = IPinIP(true, bad_ip(V4(UDP(40, ++seed))));
+    add(t, IpStored(static_cast<uint16_t>(t.outer.ip_correct ^ 0x2000)));
+  }
+  add(IPinIP(true, V6(UDP(50, ++seed))));
+  add(IPinIP(true, bad_tp(V6(TCP(50, ++seed)))));
+  add(IPinIP(false, V4(ICMPv4Echo(24, ++seed))));
+  add(IPinIP(false, bad_tp(V4(UDP(30, ++seed)))));
+  add(IPinIP(false, V6(ICMPv6Echo(24, ++seed))));
+  add(IPinIP(false, bad_tp(V6(UDP(30, ++seed)))));
+  // GRE without a checksum, with key and sequence number; with a checksum,
+  // good and bad, over a good and a bad inner datagram; over IPv6;
+  // bridging Ethernet (0x6558).
+  add(GRE(true, V4(TCP(40, ++seed)), false, true, true, false));
+  add(GRE(true, V4(UDP(40, ++seed)), true, false, false, false));
+  add(GRE(true, bad_tp(V4(TCP(40, ++seed))), true, true, true, false));
+  {
+    Tunnelled t = GRE(true, V6(TCP(40, ++seed)), true, true, false, false);
+    add(t, TpStored(static_cast<uint16_t>(t.outer.tp_correct + 3)));
+  }
+  add(GRE(false, bad_ip(V4(UDP(30, ++seed))), true, false, true, false));
+  add(GRE(true, V4(TCP(30, ++seed)), true, false, false, true));
+  // VXLAN: outer UDP checksum good, bad, zero (none, the usual case over
+  // IPv4); over IPv6; an inner bad TCP and IPv4 header under a zero outer
+  // checksum (fix must leave that zero).
+  add(VXLAN(true, V4(TCP(80, ++seed))));
+  {
+    Tunnelled t = VXLAN(true, V4(UDP(40, ++seed)));
+    add(t, TpStored(static_cast<uint16_t>(t.outer.tp_correct ^ 0x8000)));
+  }
+  add(VXLAN(true, V6(TCP(40, ++seed))), TpStored(0));
+  add(VXLAN(true, bad_ip(bad_tp(V4(TCP(40, ++seed))))), TpStored(0));
+  add(VXLAN(false, bad_tp(V4(UDP(40, ++seed)))));
+  // Geneve with an option: good, an inner bad UDP, the outer bad.
+  add(Geneve(true, V4(TCP(40, ++seed))));
+  add(Geneve(true, bad_tp(V6(UDP(40, ++seed)))));
+  {
+    Tunnelled t = Geneve(false, V4(ICMPv4Echo(16, ++seed)));
+    add(t, TpStored(static_cast<uint16_t>(t.outer.tp_correct - 1)));
+  }
+  // A VXLAN frame cut by the capture inside the inner TCP payload: the
+  // outer UDP and the inner TCP unverified, the IPv4 headers judged.
+  {
+    Tunnelled t = VXLAN(true, V4(TCP(200, ++seed)));
+    const Bytes link = Ethernet(EtherTypeOf(t.outer));
+    const size_t inner_net = link.size() + t.outer.ip_header_length + t.prefix;
+    Frame f = Framed(link, t.outer, Cut(inner_net + 20 + 20 + 50));
+    AddExpects(f, t.inner, inner_net, 2);
+    out.push_back(f);
+  }
+  // IPv4 in IPv4 nested ten deep, the innermost carrying TCP: csum reads
+  // kMaxIPDepth (8) IP headers and marks the frame; only their IPv4 header
+  // checksums are reported.
+  {
+    constexpr int kLevels = 10;
+    constexpr int kMaxIPDepth = 8;
+    std::vector<Datagram> levels = {V4(TCP(20, ++seed))};
+    for (int i = 1; i < kLevels; ++i) {
+      levels.push_back(V4(Transport{Proto::kOther, levels.back().bytes, 4}));
+    }
+    const Bytes link = Ethernet(0x0800);
+    Frame f = Framed(link, levels.back());
+    for (int depth = 2; depth <= kMaxIPDepth; ++depth) {
+      const size_t net = link.size() + 20 * (depth - 1);
+      AddExpects(f, levels[kLevels - depth], net, depth);
+    }
+    out.push_back(f);
+  }
+  return out;
+}
+
+// QuotingError is an ICMPv4 (`v4`) or ICMPv6 error of `type` and `code`
+// quoting the first `quote` bytes of `d`.
+Transport QuotingError(bool v4, uint8_t type, uint8_t code, const Datagram& d,
+                       size_t quote) {
+  Bytes b = {type, code, 0, 0, 0, 0, 0, 0};
+  if (!v4 && type == 2) StoreBig32(b.data() + 4, 1280);  // the MTU
+  b.insert(b.end(), d.bytes.begin(),
+           d.bytes.begin() + std::min(quote, d.bytes.size()));
+  return {v4 ? Proto::kICMPv4 : Proto::kICMPv6, b};
+}
+
+// FramedError frames the error `e` (an ICMP message around `quoted`'s
+// first `quote` bytes, as QuotingError made it) and writes down the
+// quoted fields: unverified, reason `quoted`, at ip_depth 2.
+Frame FramedError(const Datagram& e, const Datagram& quoted, size_t quote,
+                  const Damage& damage = {}) {
+  const Bytes link = Ethernet(EtherTypeOf(e));
+  Frame f = Framed(link, e, damage);
+  const size_t net = link.size() + e.ip_header_length + 8;
+  const size_t end = net + std::min(quote, quoted.bytes.size());
+  auto row = [&](const char* layer, size_t field) {
+    Expect x{layer, "unverified", {}, {}, {}, "quoted", 2};
+    if (field + 2 <= end) {
+      x.stored = LoadBig16(f.bytes.data() + field);
+      x.offset = field;
+    }
+    f.expects.push_back(x);
+  };
+  if (quoted.v4) row("ipv4", net + 10);
+  if (net + quoted.ip_header_length > end) return f;
+  row(LayerOf(quoted.proto),
+      net + quoted.ip_header_length + ChecksumOffset(quoted.proto));
+  return f;
+}
+
+// IcmpErrorFrames are ICMP errors quoting TCP and UDP datagrams: the
+// error's checksum judged (two bad), the quote reported, not judged.
+std::vector<Frame> IcmpErrorFrames() {
+  std::vector<Frame> out;
+  uint32_t seed = 2800;
+  auto add = [&](bool v4, uint8_t type, uint8_t code, const Datagram& q,
+                 size_t quote, bool bad = false) {
+    Datagram e = v4 ? V4(QuotingError(true, type, code, q, quote))
+                    : V6(QuotingError(false, type, code, q, quote));
+    out.push_back(
+        FramedError(e, q, quote,
+                    bad ? TpStored(static_cast<uint16_t>(e.tp_correct ^ 0x0202))
+                        : Damage{}));
+  };
+  // RFC 792: the IP header and 64 bits of the datagram. TCP's checksum is
+  // not in those 8 bytes; UDP's is.
+  add(true, 3, 3, V4(UDP(100, ++seed)), 28);
+  add(true, 3, 1, V4(TCP(100, ++seed)), 28);
+  add(true, 11, 0, V4(UDP(60, ++seed)), 28, true);
+  // RFC 1812 4.3.2.3: as much as fits; a bad checksum in a quote is
+  // reported, not judged.
+  {
+    Datagram q = V4(TCP(60, ++seed));
+    q = Damaged(q, TpStored(static_cast<uint16_t>(q.tp_correct ^ 0x1111)));
+    add(true, 12, 0, q, q.bytes.size());
+  }
+  add(true, 3, 4, V4(UDP(1400, ++seed)), 576 - 28);
+  // ICMPv6 (RFC 4443): Destination Unreachable, Packet Too Big, Time
+  // Exceeded, Parameter Problem, each quoting as much as fits.
+  add(false, 1, 4, V6(UDP(60, ++seed)), 1232);
+  add(false, 2, 0, V6(TCP(1400, ++seed)), 1232);
+  add(false, 3, 0, V6(TCP(40, ++seed)), 1232, true);
+  add(false, 4, 1, V6(UDP(8, ++seed)), 1232);
+  // An Echo Reply is no error: its data is not a quote.
+  out.push_back(Framed(Ethernet(0x0800), V4(ICMPv4Echo(48, ++seed, 0))));
+  return out;
+}
+
+// ---------------------------------------------------------------------------
 // Writers.
 
 void WriteTruth(const std::string& path, const std::vector<Frame>& frames) {
   FILE* f = std::fopen(path.c_str(), "w");
   Check(f != nullptr, "cannot write ground truth");
-  std::fputs("frame\tlayer\tverdict\tstored\tcomputed\tcsum_off\treason\n", f);
+  std::fputs(
+      "frame\tlayer\tverdict\tstored\tcomputed\tcsum_off\treason\tip_depth\n",
+      f);
   for (size_t i = 0; i < frames.size(); ++i) {
     for (const Expect& e : frames[i].expects) {
       std::fprintf(f, "%zu\t%s\t%s\t", i + 1, e.layer.c_str(),
@@ -884,7 +1173,7 @@ void WriteTruth(const std::string& path, const std::vector<Frame>& frames) {
       if (e.computed) std::fprintf(f, "0x%04x", *e.computed);
       std::fputc('\t', f);
       if (e.offset) std::fprintf(f, "%zu", *e.offset);
-      std::fprintf(f, "\t%s\n", e.reason.c_str());
+      std::fprintf(f, "\t%s\t%d\n", e.reason.c_str(), e.depth);
     }
   }
   std::fclose(f);
@@ -1024,6 +1313,8 @@ int Main(int argc, char** argv) {
   WritePcapng(
       dir, "ethernet-pcapng",
       Basic([](const Datagram& d) { return Ethernet(EtherTypeOf(d)); }, 800));
+  WritePcap(dir, "tunnels", DLT_EN10MB, TunnelFrames());
+  WritePcap(dir, "icmp-errors", DLT_EN10MB, IcmpErrorFrames());
   return 0;
 }
 

@@ -13,7 +13,8 @@ namespace ipsum::csum {
 namespace {
 
 constexpr Layer kLayers[] = {Layer::kIPv4,   Layer::kTCP,    Layer::kUDP,
-                             Layer::kICMPv4, Layer::kICMPv6, Layer::kUDPLite};
+                             Layer::kICMPv4, Layer::kICMPv6, Layer::kUDPLite,
+                             Layer::kGRE};
 
 // ReasonText is the `reason` column of `f`: its Reason, and "tso" for a
 // field judged over a TSO super-packet.
@@ -67,7 +68,10 @@ void Tally::Add(const FrameCheck& check) {
     ++fields[static_cast<size_t>(f.layer)][static_cast<size_t>(f.verdict)];
     ++reasons[static_cast<size_t>(f.verdict)][static_cast<size_t>(f.reason)];
     tso += f.tso;
+    inner_fields += f.ip_depth > 1 && f.reason != Reason::kQuoted;
   }
+  tunneled += check.tunneled;
+  depth_limited += check.depth_limited;
 }
 
 void Tally::Merge(const Tally& other) {
@@ -86,6 +90,9 @@ void Tally::Merge(const Tally& other) {
     }
   }
   tso += other.tso;
+  tunneled += other.tunneled;
+  inner_fields += other.inner_fields;
+  depth_limited += other.depth_limited;
   for (size_t v = 0; v < kVerdictCount; ++v) {
     for (size_t r = 0; r < kReasonCount; ++r) {
       reasons[v][r] += other.reasons[v][r];
@@ -161,6 +168,19 @@ std::string FormatSummary(std::string_view title, const Tally& t) {
     absl::StrAppend(&out, "  tso: ", t.tso, t.tso == 1 ? " field" : " fields",
                     " judged over the bytes of a TSO super-packet\n");
   }
+  if (t.tunneled) {
+    absl::StrAppend(&out, "  tunnels: ", t.tunneled,
+                    t.tunneled == 1 ? " packet carries" : " packets carry",
+                    " inner datagrams (", t.inner_fields,
+                    t.inner_fields == 1 ? " field" : " fields",
+                    " at ip_depth > 1)\n");
+  }
+  if (t.depth_limited) {
+    absl::StrAppend(&out, "  depth: ", t.depth_limited,
+                    t.depth_limited == 1 ? " packet nests" : " packets nest",
+                    " more than ", kMaxIPDepth,
+                    " IP headers; the rest is not read\n");
+  }
   return out;
 }
 
@@ -188,6 +208,8 @@ void AppendTsv(std::string& out, std::string_view file, uint64_t frame,
   if (f.has_stored) absl::StrAppend(&out, f.offset);
   out += '\t';
   out += ReasonText(f);
+  out += '\t';
+  absl::StrAppend(&out, static_cast<int>(f.ip_depth));
   out += '\n';
 }
 
@@ -213,7 +235,7 @@ void AppendJson(std::string& out, std::string_view file, uint64_t frame,
       f.reason == Reason::kNone && !f.tso
           ? "null"
           : absl::StrCat("\"", ReasonText(f), "\""),
-      "}\n");
+      ",\"ip_depth\":", static_cast<int>(f.ip_depth), "}\n");
 }
 
 }  // namespace ipsum::csum
