@@ -169,7 +169,8 @@ inline constexpr size_t kMaxFieldsPerFrame = 2;
 // checksum fields met in its outermost IP datagram, in header order.
 struct FrameCheck {
   FrameKind kind = FrameKind::kUndecodable;
-  // reason is a fixed sentence for kUndecodable frames, else empty.
+  // reason is a fixed sentence for kUndecodable frames and for kNotIP
+  // frames whose link layer csum cannot follow (link.h), else empty.
   std::string_view reason;
   uint8_t field_count = 0;
   std::array<FieldCheck, kMaxFieldsPerFrame> fields{};
