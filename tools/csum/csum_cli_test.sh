@@ -138,7 +138,8 @@ check "no progress on a non-terminal" test ! -s "$tmp/err"
 # ground truth (found through the runfiles here).
 (cd "$tmp" && "$OLDPWD/$csum") >"$tmp/default" 2>&1; rc=$?
 check "default job exits 0" test "$rc" -eq 0
-check "default job matches ground truth" grep -q '^ground truth: 9 of 9 captures' "$tmp/default"
+check "default job matches ground truth" grep -q \
+  '^ground truth: \([0-9][0-9]*\) of \1 captures' "$tmp/default"
 
 # The committed captures are what the generator writes today, byte for byte.
 mkdir -p "$tmp/gen"
