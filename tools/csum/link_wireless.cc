@@ -88,12 +88,13 @@ LinkDecode FromRadiotap(Frame frame) {
   }
   if (!Has(frame, 0, length)) return Truncated("radiotap header truncated");
   const uint32_t present = LoadLittle32(frame.data() + 4);
-  size_t fields = 8;
-  for (uint32_t word = present; (word & kRadiotapExt) != 0; fields += 4) {
-    if (fields / 4 - 1 == kRadiotapMaxPresentWords || fields + 4 > length) {
+  size_t fields = kRadiotapMinSize;  // past the present words
+  for (int words = 1;
+       (LoadLittle32(frame.data() + fields - 4) & kRadiotapExt) != 0;
+       ++words, fields += 4) {
+    if (words == kRadiotapMaxPresentWords || fields + 4 > length) {
       return NotIP(0, "radiotap present words run past the header");
     }
-    word = LoadLittle32(frame.data() + fields);
   }
   bool fcs = false;
   if ((present & kRadiotapFlags) != 0) {

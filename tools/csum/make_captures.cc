@@ -1095,7 +1095,7 @@ std::vector<Frame> EthernetShimFrames() {
     for (int i = 0; i < 17; ++i) link = Concat(link, MplsLabels({0x1234, 0}));
     out.push_back(NoRecords(Concat(link, V4(UDP(8, ++seed)).bytes)));
     Bytes cut = Concat(Ethernet(0x8847), MplsLabels({1, 2, 3}));
-    cut.resize(cut.size() - 6);
+    cut.erase(cut.end() - 6, cut.end());  // inside the second label
     out.push_back(NoRecords(cut));
   }
   // PPPoE sessions, one padded to Ethernet's minimum.
