@@ -17,10 +17,10 @@ namespace {
 using link_internal::Frame;
 using link_internal::FromCiscoHdlc;
 using link_internal::FromEthernet;
-using link_internal::FromEtherType;
 using link_internal::FromFrameRelay;
 using link_internal::FromPpp;
 using link_internal::FromRadiotap;
+using link_internal::FromTypedHeader;
 using link_internal::Has;
 using link_internal::IP;
 using link_internal::LoadLittle32;
@@ -182,16 +182,11 @@ LinkDecode DecodeLink(uint32_t linktype, std::span<const uint8_t> frame) {
       }
       return FromFamily(LoadBig32(frame.data()), kLoopbackSize);
     case LinkType::kLinuxSll:
-      if (!Has(frame, 0, kSllSize))
-        return Truncated("Linux SLL header truncated");
-      return FromEtherType(frame, LoadBig16(frame.data() + kSllProtocolOffset),
-                           kSllSize, 0);
+      return FromTypedHeader(frame, kSllSize, kSllProtocolOffset,
+                             "Linux SLL header truncated");
     case LinkType::kLinuxSll2:
-      if (!Has(frame, 0, kSll2Size)) {
-        return Truncated("Linux SLL2 header truncated");
-      }
-      return FromEtherType(frame, LoadBig16(frame.data() + kSll2ProtocolOffset),
-                           kSll2Size, 0);
+      return FromTypedHeader(frame, kSll2Size, kSll2ProtocolOffset,
+                             "Linux SLL2 header truncated");
     case LinkType::kPpp:
       return FromPpp(frame);
     case LinkType::kPppHdlc:
@@ -207,10 +202,8 @@ LinkDecode DecodeLink(uint32_t linktype, std::span<const uint8_t> frame) {
     case LinkType::kNflog:
       return FromNflog(frame);
     case LinkType::kIPoIB:
-      if (!Has(frame, 0, kIPoIBSize))
-        return Truncated("IPoIB header truncated");
-      return FromEtherType(frame, LoadBig16(frame.data() + kIPoIBTypeOffset),
-                           kIPoIBSize, 0);
+      return FromTypedHeader(frame, kIPoIBSize, kIPoIBTypeOffset,
+                             "IPoIB header truncated");
     case LinkType::kRadiotap:
       return FromRadiotap(frame);
   }

@@ -54,6 +54,11 @@ LinkDecode FromEthernet(Frame frame, size_t start, int depth);
 // link-layer headers already followed (kMaxLinkDepth).
 LinkDecode FromEtherType(Frame frame, uint16_t type, size_t offset, int depth);
 
+// FromTypedHeader decodes a fixed header of `size` bytes with an EtherType
+// at `type_offset` (Linux cooked, Cisco HDLC, IPoIB), or names it cut.
+LinkDecode FromTypedHeader(Frame frame, size_t size, size_t type_offset,
+                           std::string_view truncated);
+
 // FromPppProtocol decodes a PPP protocol field at `offset` and what it
 // names.
 LinkDecode FromPppProtocol(Frame frame, size_t offset, int depth);

@@ -265,4 +265,10 @@ LinkDecode FromEtherType(Frame frame, uint16_t type, size_t offset, int depth) {
   return FromShim(frame, type, offset, depth).value_or(NotIP(offset));
 }
 
+LinkDecode FromTypedHeader(Frame frame, size_t size, size_t type_offset,
+                           std::string_view truncated) {
+  if (!Has(frame, 0, size)) return Truncated(truncated);
+  return FromEtherType(frame, LoadBig16(frame.data() + type_offset), size, 0);
+}
+
 }  // namespace ipsum::csum::link_internal

@@ -17,6 +17,7 @@ constexpr uint16_t kPppMpls = 0x0281;
 constexpr uint16_t kPppMplsMulticast = 0x0283;
 constexpr uint8_t kHdlcAllStations = 0xff;
 constexpr size_t kCiscoHdlcSize = 4;  // address, control, EtherType
+constexpr size_t kCiscoHdlcTypeOffset = 2;
 
 // Frame Relay (ITU-T Q.922 address, RFC 2427 encapsulation).
 constexpr size_t kQ922MaxAddress = 4;
@@ -55,10 +56,8 @@ LinkDecode FromPppProtocol(Frame frame, size_t offset, int depth) {
 
 // Cisco HDLC: address, control, EtherType.
 LinkDecode FromCiscoHdlc(Frame frame) {
-  if (!Has(frame, 0, kCiscoHdlcSize)) {
-    return Truncated("Cisco HDLC header truncated");
-  }
-  return FromEtherType(frame, LoadBig16(frame.data() + 2), kCiscoHdlcSize, 0);
+  return FromTypedHeader(frame, kCiscoHdlcSize, kCiscoHdlcTypeOffset,
+                         "Cisco HDLC header truncated");
 }
 
 // PPP, with or without HDLC-like address and control bytes.

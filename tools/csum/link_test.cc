@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "gtest/gtest.h"
+#include "tools/csum/link_builders.h"
 
 namespace ipsum::csum {
 namespace {
@@ -119,16 +120,18 @@ TEST(DecodeLink, UnknownLinkTypeIsUnsupported) {
 // ---------------------------------------------------------------------------
 // Builders.
 
-using Bytes = std::vector<uint8_t>;
+using builders::Be16;
+using builders::Bytes;
+using builders::NflogTlv;
+
+Bytes Label(uint32_t label, bool bottom) {
+  return builders::MplsLabel(label, bottom);
+}
 
 Bytes Cat(std::initializer_list<Bytes> parts) {
   Bytes out;
   for (const Bytes& p : parts) out.insert(out.end(), p.begin(), p.end());
   return out;
-}
-
-Bytes Be16(uint16_t v) {
-  return {static_cast<uint8_t>(v >> 8), static_cast<uint8_t>(v)};
 }
 
 // Eth is an Ethernet header of type `type` (a TPID for a tag to follow).
@@ -138,13 +141,6 @@ Bytes Eth(uint16_t type) {
 
 // Tag is the rest of a VLAN tag: TCI, then the next type.
 Bytes Tag(uint16_t next) { return Cat({{0x00, 0x2a}, Be16(next)}); }
-
-// Label is one MPLS label stack entry.
-Bytes Label(uint32_t label, bool bottom) {
-  const uint32_t e = label << 12 | (bottom ? 0x100u : 0u) | 64u;
-  return {static_cast<uint8_t>(e >> 24), static_cast<uint8_t>(e >> 16),
-          static_cast<uint8_t>(e >> 8), static_cast<uint8_t>(e)};
-}
 
 const Bytes kIPv4 = {0x45, 0, 0,  20, 0, 0, 0,  0, 64, 17,
                      0,    0, 10, 0,  0, 1, 10, 0, 0,  2};
@@ -412,22 +408,6 @@ TEST(DecodeLinkFrameRelay, Rfc2427AndCiscoEncapsulations) {
             "Frame Relay address truncated");
   EXPECT_EQ(DecodeLink(t, Bytes{0x18, 0x41, 0x03, 0x00, 0x80, 0, 0}).reason,
             "Frame Relay SNAP header truncated");
-}
-
-// NflogTlv is one TLV in the given byte order, padded to 4 bytes.
-Bytes NflogTlv(uint16_t type, const Bytes& value, bool big_endian,
-               size_t claimed = 0) {
-  const uint16_t length =
-      static_cast<uint16_t>(claimed ? claimed : 4 + value.size());
-  Bytes b;
-  for (uint16_t v : {length, type}) {
-    Bytes be = Be16(v);
-    if (!big_endian) std::swap(be[0], be[1]);
-    b.insert(b.end(), be.begin(), be.end());
-  }
-  b.insert(b.end(), value.begin(), value.end());
-  while (b.size() % 4) b.push_back(0);
-  return b;
 }
 
 TEST(DecodeLinkNflog, PayloadTlvInEitherByteOrder) {

@@ -39,6 +39,7 @@
 #include "header/protocol.h"
 #include "header/tcp.h"
 #include "header/udp.h"
+#include "tools/csum/link_builders.h"
 
 namespace ipsum::csum {
 namespace {
@@ -982,12 +983,11 @@ void WritePcapng(const std::string& dir, const std::string& name,
 // Link layers and Ethernet shims (link.h): one capture per link type, and
 // ethernet-shims.pcap for what can sit between Ethernet and IP.
 
-Bytes Be16(uint16_t v) {
-  return {static_cast<uint8_t>(v >> 8), static_cast<uint8_t>(v)};
-}
-
 // WithTrailer appends `n` bytes that follow the packet on the link (a
 // MACsec ICV, an FCS); the capture keeps them unless it was cut.
+using builders::Be16;
+using builders::NflogTlv;
+
 constexpr size_t kIcv = 16;  // MACsec ICV (link.h)
 
 Frame WithTrailer(Frame f, size_t n, uint8_t fill) {
@@ -1006,16 +1006,12 @@ Frame NoRecords(Bytes bytes, size_t caplen = 0) {
   return f;
 }
 
-// MPLS label stack entries (label, TC 0, TTL 64), the last one bottom of
-// stack.
+// MPLS label stack entries, the last one bottom of stack.
 Bytes MplsLabels(std::initializer_list<uint32_t> labels) {
   Bytes b;
   size_t i = 0;
   for (uint32_t label : labels) {
-    const bool bottom = ++i == labels.size();
-    const uint32_t entry = label << 12 | (bottom ? 0x100u : 0u) | 64u;
-    for (int s = 24; s >= 0; s -= 8)
-      b.push_back(static_cast<uint8_t>(entry >> s));
+    b = Concat(b, builders::MplsLabel(label, ++i == labels.size()));
   }
   return b;
 }
@@ -1209,19 +1205,6 @@ std::vector<Frame> FrameRelayFrames() {
 
 // NFLOG: header, NFULA_PACKET_HDR, NFULA_PREFIX, NFULA_PAYLOAD (TLVs in
 // the capturing host's order: little-endian, one big-endian frame).
-Bytes NflogTlv(uint16_t type, const Bytes& value, bool big_endian) {
-  const uint16_t length = static_cast<uint16_t>(4 + value.size());
-  Bytes b;
-  for (uint16_t v : {length, type}) {
-    Bytes be = Be16(v);
-    if (!big_endian) std::swap(be[0], be[1]);
-    b.insert(b.end(), be.begin(), be.end());
-  }
-  b.insert(b.end(), value.begin(), value.end());
-  while (b.size() % 4) b.push_back(0);
-  return b;
-}
-
 Frame NflogFrame(const Datagram& d, bool big_endian, Damage dmg = {}) {
   Bytes link = {static_cast<uint8_t>(d.v4 ? 2 : 10), 0, 0, 5};
   link = Concat(link,
