@@ -151,8 +151,8 @@ LinkDecode DecodeLink(uint32_t linktype, std::span<const uint8_t> frame);
 // LinkPacketBytes returns the captured bytes of `frame` up to where the
 // packet `link` found ends (before `link.end` or `link.trailer`), so that
 // offsets into it stay those of the frame, and sets `wire_length` (the
-// frame's length as sent; 0 when unknown, which means "not cut") to the
-// packet's end as sent.
+// frame's length as sent) to the packet's end as sent. A `wire_length` of 0
+// means unknown: the frame is taken as not cut, and 0 is left.
 std::span<const uint8_t> LinkPacketBytes(const LinkDecode& link,
                                          std::span<const uint8_t> frame,
                                          size_t& wire_length);
