@@ -252,6 +252,8 @@ LinkDecode FromEthernet(Frame frame, size_t start, int depth) {
   size_t offset = start + kEthernetAddresses;
   if (!Has(frame, offset, 2)) return whole;
   uint16_t type = LoadBig16(frame.data() + offset);
+  // Untagged IP, most frames of most captures, needs no walk.
+  if (type == kEtherTypeIPv4 || type == kEtherTypeIPv6) return whole;
   offset += 2;
   if (!SkipVlanTags(frame, type, offset)) return whole;
   return FromShim(frame, type, offset, depth).value_or(whole);
