@@ -41,10 +41,10 @@ LinkDecode FromWlan(Frame frame, size_t h) {
   const uint8_t fc1 = frame[h + 1];
   const uint8_t subtype = fc0 >> 4;
   if ((fc0 & 0x03) != 0 || ((fc0 >> 2) & 0x03) != kWlanTypeData) {
-    return NotIP(h, "802.11 management or control frame");
+    return NotIP(h);  // management or control: not IP, like ARP
   }
   if ((subtype & kWlanSubtypeNoData) != 0) {
-    return NotIP(h, "802.11 data frame without a body");
+    return NotIP(h);  // null data and CF frames: no body
   }
   if ((fc1 & kWlanProtected) != 0) {
     return NotIP(h, "802.11 frame is protected (encrypted)");
