@@ -89,8 +89,8 @@ TEST(VerifyCapture, EveryBundledCaptureMatchesItsGroundTruth) {
     EXPECT_EQ(got, truth) << name;
   }
   // Every link type csum decodes is covered.
-  EXPECT_EQ(linktypes,
-            (std::set<uint32_t>{0, 1, 101, 108, 113, 228, 229, 276}));
+  EXPECT_EQ(linktypes, (std::set<uint32_t>{0, 1, 9, 50, 101, 104, 107, 108, 113,
+                                           127, 228, 229, 239, 242, 276}));
 }
 
 // Packet is one record as libpcap returns it, and where its data sits in

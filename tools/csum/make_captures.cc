@@ -21,8 +21,10 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <initializer_list>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "checksum/checksum.h"
@@ -37,6 +39,7 @@
 #include "header/protocol.h"
 #include "header/tcp.h"
 #include "header/udp.h"
+#include "tools/csum/link_builders.h"
 
 namespace ipsum::csum {
 namespace {
@@ -1265,6 +1268,354 @@ void WritePcapng(const std::string& dir, const std::string& name,
   WriteTruth(dir + "/" + name + ".tsv", frames);
 }
 
+// ---------------------------------------------------------------------------
+// Link layers and Ethernet shims (link.h): one capture per link type, and
+// ethernet-shims.pcap for what can sit between Ethernet and IP.
+
+// WithTrailer appends `n` bytes that follow the packet on the link (a
+// MACsec ICV, an FCS); the capture keeps them unless it was cut.
+using builders::Be16;
+using builders::NflogTlv;
+
+constexpr size_t kIcv = 16;  // MACsec ICV (link.h)
+
+Frame WithTrailer(Frame f, size_t n, uint8_t fill) {
+  const bool whole = f.caplen == f.bytes.size();
+  f.bytes.insert(f.bytes.end(), n, fill);
+  if (whole) f.caplen = f.bytes.size();
+  return f;
+}
+
+// NoRecords is a frame csum counts without judging any field (not IP, or
+// cut inside its link-layer headers).
+Frame NoRecords(Bytes bytes, size_t caplen = 0) {
+  Frame f;
+  f.bytes = std::move(bytes);
+  f.caplen = caplen ? caplen : f.bytes.size();
+  return f;
+}
+
+// MPLS label stack entries, the last one bottom of stack.
+Bytes MplsLabels(std::initializer_list<uint32_t> labels) {
+  Bytes b;
+  size_t i = 0;
+  for (uint32_t label : labels) {
+    b = Concat(b, builders::MplsLabel(label, ++i == labels.size()));
+  }
+  return b;
+}
+
+uint16_t PppProtocolOf(const Datagram& d) { return d.v4 ? 0x0021 : 0x0057; }
+
+// PPPoE session header for a PPP frame of `ppp_length` bytes (protocol
+// field included).
+Bytes Pppoe(size_t ppp_length) {
+  Bytes b = {0x11, 0x00, 0x12, 0x34};
+  Bytes len = Be16(static_cast<uint16_t>(ppp_length));
+  b.insert(b.end(), len.begin(), len.end());
+  return b;
+}
+
+// MACsec SecTAG after its EtherType: TCI (AN 1, SC as asked, E and C as
+// asked), short length 0, packet number 7, the SCI when SC is set.
+Bytes SecTag(bool sci, bool encrypted = false) {
+  uint8_t tci = 0x01;
+  if (sci) tci |= 0x20;
+  if (encrypted) tci |= 0x0c;
+  Bytes b = {tci, 0x00, 0, 0, 0, 7};
+  if (sci) b.insert(b.end(), {0x02, 0, 0, 0, 0, 1, 0x00, 0x01});
+  return b;
+}
+
+// NSH base header and service path header, `words` 4-byte words long
+// (MD type 2 for 2 words, MD type 1 with zero context for 6).
+Bytes Nsh(uint8_t next, uint8_t words) {
+  Bytes b = {0x0f,
+             static_cast<uint8_t>(0xc0 | words),
+             static_cast<uint8_t>(words == 6 ? 1 : 2),
+             next,
+             0,
+             0,
+             42,
+             255};
+  b.resize(size_t{words} * 4, 0);
+  return b;
+}
+
+std::vector<Frame> EthernetShimFrames() {
+  std::vector<Frame> out;
+  uint32_t seed = 1000;
+  auto add = [&](const Bytes& link, const Datagram& d, Damage dmg = {},
+                 size_t pad_to = 0) {
+    out.push_back(Framed(link, d, dmg, pad_to));
+  };
+  auto bad = [](const Datagram& d) {
+    return TpStored(static_cast<uint16_t>(d.tp_correct ^ 0x0101));
+  };
+  // MPLS: one label, two, behind a VLAN tag, and an Ethernet pseudowire
+  // (control word, then the customer's frame).
+  add(Concat(Ethernet(0x8847), MplsLabels({100})), V4(TCP(60, ++seed)));
+  add(Concat(Ethernet(0x8847), MplsLabels({100, 200})), V6(UDP(40, ++seed)));
+  {
+    Datagram d = V4(UDP(30, ++seed));
+    add(Concat(Ethernet(0x8847, 1), MplsLabels({16, 17, 18})), d, bad(d));
+  }
+  {
+    Datagram d = V4(TCP(40, ++seed));
+    Bytes link = Concat(Ethernet(0x8847), MplsLabels({300}));
+    link = Concat(link, Bytes{0, 0, 0, 1});  // control word, sequence 1
+    add(Concat(link, Ethernet(0x0800)), d);
+    // Without a control word: the customer's frame right after the label,
+    // its addresses starting with 0x0 (an Intel OUI).
+    Bytes customer = Ethernet(0x86dd);
+    for (size_t at : {0, 6}) {
+      customer[at] = 0x00, customer[at + 1] = 0x1b, customer[at + 2] = 0x21;
+    }
+    add(Concat(Concat(Ethernet(0x8847), MplsLabels({301})), customer),
+        V6(UDP(40, ++seed)));
+  }
+  // A label stack deeper than csum follows, and one cut short.
+  {
+    Bytes link = Ethernet(0x8847);
+    for (int i = 0; i < 17; ++i) link = Concat(link, MplsLabels({0x1234, 0}));
+    out.push_back(NoRecords(Concat(link, V4(UDP(8, ++seed)).bytes)));
+    Bytes cut = Concat(Ethernet(0x8847), MplsLabels({1, 2, 3}));
+    cut.erase(cut.end() - 6, cut.end());  // inside the second label
+    out.push_back(NoRecords(cut));
+  }
+  // PPPoE sessions, one padded to Ethernet's minimum.
+  for (const Datagram& d :
+       {V4(TCP(60, ++seed)), V6(UDP(40, ++seed)), V4(UDP(4, ++seed))}) {
+    Bytes link = Concat(Ethernet(0x8864), Pppoe(2 + d.bytes.size()));
+    link = Concat(link, Be16(PppProtocolOf(d)));
+    add(link, d, d.proto == Proto::kTCP ? bad(d) : Damage{}, 60);
+  }
+  // MACsec with integrity only: SecTAG of 16 bytes (with SCI) and of 8,
+  // the ICV after the packet; one capture cut inside the ICV; an
+  // encrypted frame (not IP).
+  {
+    Datagram d = V4(UDP(50, ++seed));
+    Bytes link = Concat(Concat(Ethernet(0x88e5), SecTag(true)), Be16(0x0800));
+    out.push_back(WithTrailer(Framed(link, d), kIcv, 0xa5));
+  }
+  {
+    Datagram d = V6(TCP(70, ++seed));
+    Bytes link = Concat(Concat(Ethernet(0x88e5), SecTag(false)), Be16(0x86dd));
+    out.push_back(WithTrailer(Framed(link, d, bad(d)), kIcv, 0x5a));
+  }
+  {
+    Datagram d = V4(TCP(30, ++seed));
+    Bytes link = Concat(Concat(Ethernet(0x88e5), SecTag(true)), Be16(0x0800));
+    Frame f = WithTrailer(Framed(link, d), kIcv, 0x3c);
+    f.caplen = f.bytes.size() - 8;
+    out.push_back(f);
+  }
+  {
+    // A TSO super-packet (IPv4 length 0): judged over the bytes before the
+    // ICV.
+    V4Options tso;
+    tso.zero_length = true;
+    Datagram d = V4(TCP(300, ++seed), tso);
+    Bytes link = Concat(Concat(Ethernet(0x88e5), SecTag(false)), Be16(0x0800));
+    out.push_back(WithTrailer(Framed(link, d), kIcv, 0x77));
+  }
+  out.push_back(NoRecords(Concat(Concat(Ethernet(0x88e5), SecTag(true, true)),
+                                 Payload(64, ++seed))));
+  // Cisco FabricPath: outer addresses, 0x8903, FTag/TTL, inner frame.
+  {
+    Datagram d = V4(TCP(40, ++seed));
+    Bytes outer = {0x02, 0x00, 0x0a, 0x00, 0x00, 0x01, 0x02, 0x00,
+                   0x0b, 0x00, 0x00, 0x02, 0x89, 0x03, 0x00, 0x3f};
+    add(Concat(outer, Ethernet(0x0800, 1)), d);
+    // With the frame's FCS captured: past the IP length, not the packet's.
+    Datagram d6 = V6(UDP(40, ++seed));
+    out.push_back(
+        WithTrailer(Framed(Concat(outer, Ethernet(0x86dd)), d6), 4, 0xfc));
+  }
+  // Arista timestamp headers, 64-bit and 48-bit.
+  {
+    Datagram d = V4(UDP(40, ++seed));
+    Bytes link = Ethernet(0xd28b);
+    link.insert(link.end(), {0x00, 0x01, 0x00, 0x10, 0x65, 0x00, 0x00, 0x01,
+                             0x00, 0x00, 0x03, 0xe8, 0x08, 0x00});
+    add(link, d);
+  }
+  {
+    Datagram d = V6(TCP(40, ++seed));
+    Bytes link = Ethernet(0xd28b);
+    link.insert(link.end(), {0x00, 0x01, 0x00, 0x20, 0x00, 0x01, 0x00, 0x00,
+                             0x03, 0xe8, 0x86, 0xdd});
+    add(link, d, bad(d));
+  }
+  // NSH: IPv4 (MD type 2), IPv6 (MD type 1), Ethernet.
+  add(Concat(Ethernet(0x894f), Nsh(1, 2)), V4(ICMPv4Echo(24, ++seed)));
+  add(Concat(Ethernet(0x894f), Nsh(2, 6)), V6(UDP(24, ++seed)));
+  add(Concat(Concat(Ethernet(0x894f), Nsh(3, 2)), Ethernet(0x86dd)),
+      V6(TCP(24, ++seed)));
+  return out;
+}
+
+// PPP frames with and without HDLC-like address and control bytes, and
+// with a compressed protocol field; an LCP frame is not IP.
+std::vector<Frame> PppFrames(bool hdlc) {
+  std::vector<Frame> out = Basic(
+      [](const Datagram& d) {
+        return Concat(Bytes{0xff, 0x03}, Be16(PppProtocolOf(d)));
+      },
+      hdlc ? 1300 : 1200);
+  if (hdlc) {
+    // Cisco PPP with HDLC framing.
+    Datagram d = V4(UDP(20, 1310));
+    out.push_back(Framed(Bytes{0x0f, 0x00, 0x08, 0x00}, d));
+  } else {
+    out.push_back(Framed(Be16(0x0021), V4(TCP(20, 1210))));
+    out.push_back(Framed(Bytes{0x57}, V6(UDP(20, 1211))));
+  }
+  out.push_back(
+      NoRecords(Bytes{0xff, 0x03, 0xc0, 0x21, 0x01, 0x01, 0x00, 0x04}));
+  return out;
+}
+
+// Frame Relay: Q.922 address of DLCI 100, then RFC 2427's NLPID or SNAP
+// encapsulation, or Cisco's EtherType.
+std::vector<Frame> FrameRelayFrames() {
+  std::vector<Frame> out = Basic(
+      [](const Datagram& d) {
+        return Bytes{0x18, 0x41, 0x03,
+                     static_cast<uint8_t>(d.v4 ? 0xcc : 0x8e)};
+      },
+      1400);
+  out.push_back(
+      Framed(Bytes{0x18, 0x41, 0x03, 0x00, 0x80, 0x00, 0x00, 0x00, 0x86, 0xdd},
+             V6(TCP(20, 1410))));
+  out.push_back(Framed(Bytes{0x18, 0x41, 0x08, 0x00}, V4(UDP(20, 1411))));
+  return out;
+}
+
+// NFLOG: header, NFULA_PACKET_HDR, NFULA_PREFIX, NFULA_PAYLOAD (TLVs in
+// the capturing host's order: little-endian, one big-endian frame).
+Frame NflogFrame(const Datagram& d, bool big_endian, Damage dmg = {}) {
+  Bytes link = {static_cast<uint8_t>(d.v4 ? 2 : 10), 0, 0, 5};
+  link = Concat(link,
+                NflogTlv(1, Concat(Be16(EtherTypeOf(d)), {3, 0}), big_endian));
+  link = Concat(link, NflogTlv(10, {'c', 's', 'u', 'm', 0}, big_endian));
+  Bytes payload_header = NflogTlv(9, {}, big_endian);
+  payload_header[big_endian ? 1 : 0] = static_cast<uint8_t>(4 + d.bytes.size());
+  payload_header[big_endian ? 0 : 1] =
+      static_cast<uint8_t>((4 + d.bytes.size()) >> 8);
+  Frame f = Framed(Concat(link, payload_header), d, dmg);
+  return WithTrailer(f, (4 - d.bytes.size() % 4) % 4, 0);
+}
+
+std::vector<Frame> NflogFrames() {
+  std::vector<Frame> out;
+  uint32_t seed = 1500;
+  for (const Datagram& d : {V4(TCP(60, ++seed)), V4(UDP(31, ++seed)),
+                            V6(ICMPv6Echo(22, ++seed)), V6(TCP(10, ++seed))}) {
+    out.push_back(NflogFrame(d, false));
+  }
+  Datagram bad = V4(UDP(25, ++seed));
+  out.push_back(NflogFrame(
+      bad, false, TpStored(static_cast<uint16_t>(bad.tp_correct ^ 0x4000))));
+  out.push_back(NflogFrame(V6(UDP(21, ++seed)), true));
+  return out;
+}
+
+// 802.11 behind radiotap: data frames (FromDS; QoS; WDS with four
+// addresses) with LLC/SNAP; radiotap with TSFT and Flags announcing an FCS
+// on some. A beacon, a protected frame and a null-data frame are not IP.
+Bytes Radiotap(bool fcs) {
+  if (!fcs) return {0, 0, 8, 0, 0, 0, 0, 0};
+  // present: TSFT, Flags; TSFT at 8, Flags at 16.
+  Bytes b = {0, 0, 17, 0, 0x03, 0, 0, 0};
+  b.insert(b.end(), {1, 2, 3, 4, 5, 6, 7, 8, 0x10});
+  return b;
+}
+
+Bytes Wlan(uint8_t fc0, uint8_t fc1) {
+  Bytes b = {fc0, fc1, 0x2c, 0x00};
+  for (uint8_t a = 1; a <= 3; ++a) b.insert(b.end(), {0x02, 0, 0, 0, 0, a});
+  b.insert(b.end(), {0x10, 0x00});
+  if ((fc1 & 3) == 3) b.insert(b.end(), {0x02, 0, 0, 0, 0, 4});
+  if (fc0 & 0x80) b.insert(b.end(), {0x00, 0x00});  // QoS control, TID 0
+  return b;
+}
+
+Bytes Snap(uint16_t ether_type) {
+  return Concat(Bytes{0xaa, 0xaa, 0x03, 0x00, 0x00, 0x00}, Be16(ether_type));
+}
+
+std::vector<Frame> RadiotapFrames() {
+  std::vector<Frame> out = Basic(
+      [](const Datagram& d) {
+        return Concat(Concat(Radiotap(false), Wlan(0x08, 0x02)),
+                      Snap(EtherTypeOf(d)));
+      },
+      1600);
+  {
+    Datagram d = V4(TCP(40, 1610));
+    out.push_back(WithTrailer(
+        Framed(Concat(Concat(Radiotap(true), Wlan(0x88, 0x01)), Snap(0x0800)),
+               d),
+        4, 0xee));
+  }
+  {
+    Datagram d = V6(UDP(40, 1611));
+    out.push_back(WithTrailer(
+        Framed(Concat(Concat(Radiotap(true), Wlan(0x88, 0x03)), Snap(0x86dd)),
+               d, TpStored(static_cast<uint16_t>(d.tp_correct ^ 0x0010))),
+        4, 0xee));
+  }
+  out.push_back(NoRecords(Concat(Concat(Radiotap(false), Wlan(0x80, 0x00)),
+                                 Payload(40, 1612))));  // beacon
+  out.push_back(NoRecords(Concat(
+      Concat(Radiotap(false), Wlan(0x88, 0x41)),
+      Concat(Payload(8, 1613), Concat(Snap(0x0800), V4(UDP(8, 1614)).bytes)))));
+  out.push_back(NoRecords(Concat(Radiotap(false), Wlan(0x48, 0x01))));
+  return out;
+}
+
+// IP over InfiniBand as Solaris writes it: a 40-byte pseudo-header (the
+// GRH of a received packet, or the destination address of a sent one),
+// then RFC 4391's EtherType and reserved bytes.
+Bytes IPoIB(uint16_t ether_type, bool received) {
+  Bytes b;
+  if (received) {
+    b = {0x60, 0, 0, 0, 0, 0, 0, 0x48};  // version 6, source QPN
+    b.insert(b.end(), {0xfe, 0x80, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1});
+    b.insert(b.end(), {0xfe, 0x80, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2});
+  } else {
+    b = {0, 0, 0, 0x49};  // destination QPN and GID, then padding
+    b.insert(b.end(), {0xfe, 0x80, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2});
+    b.resize(40, 0);
+  }
+  return Concat(b, Concat(Be16(ether_type), Bytes{0, 0}));
+}
+
+std::vector<Frame> IPoIBFrames() {
+  std::vector<Frame> out = Basic(
+      [](const Datagram& d) { return IPoIB(EtherTypeOf(d), true); }, 1800);
+  out.push_back(Framed(IPoIB(0x0800, false), V4(TCP(30, 1810))));
+  out.push_back(Framed(IPoIB(0x86dd, false), V6(UDP(30, 1811))));
+  return out;
+}
+
+void WriteLinkCaptures(const std::string& dir) {
+  WritePcap(dir, "ethernet-shims", DLT_EN10MB, EthernetShimFrames());
+  WritePcap(dir, "ppp", DLT_PPP, PppFrames(false));
+  WritePcap(dir, "ppp_hdlc", DLT_PPP_SERIAL, PppFrames(true));
+  WritePcap(dir, "c_hdlc", DLT_C_HDLC,
+            Basic(
+                [](const Datagram& d) {
+                  return Concat(Bytes{0x0f, 0x00}, Be16(EtherTypeOf(d)));
+                },
+                1700));
+  WritePcap(dir, "frelay", DLT_FRELAY, FrameRelayFrames());
+  WritePcap(dir, "nflog", DLT_NFLOG, NflogFrames());
+  WritePcap(dir, "ipoib", DLT_IPOIB, IPoIBFrames());
+  WritePcap(dir, "radiotap", DLT_IEEE802_11_RADIO, RadiotapFrames());
+}
+
 int Main(int argc, char** argv) {
   if (argc != 2) {
     std::fprintf(stderr, "usage: make_captures OUTPUT_DIR\n");
@@ -1315,6 +1666,7 @@ int Main(int argc, char** argv) {
       Basic([](const Datagram& d) { return Ethernet(EtherTypeOf(d)); }, 800));
   WritePcap(dir, "tunnels", DLT_EN10MB, TunnelFrames());
   WritePcap(dir, "icmp-errors", DLT_EN10MB, IcmpErrorFrames());
+  WriteLinkCaptures(dir);
   return 0;
 }
 

@@ -55,6 +55,7 @@ void Tally::Add(const FrameCheck& check) {
       break;
     case FrameKind::kNotIP:
       ++not_ip;
+      if (!check.reason.empty()) ++not_ip_reasons[std::string(check.reason)];
       break;
     case FrameKind::kUndecodable:
       ++undecodable;
@@ -83,6 +84,9 @@ void Tally::Merge(const Tally& other) {
   unsupported_link += other.unsupported_link;
   for (const auto& [reason, n] : other.undecodable_reasons) {
     undecodable_reasons[reason] += n;
+  }
+  for (const auto& [reason, n] : other.not_ip_reasons) {
+    not_ip_reasons[reason] += n;
   }
   for (size_t l = 0; l < kLayerCount; ++l) {
     for (size_t v = 0; v < kVerdictCount; ++v) {
@@ -116,15 +120,19 @@ std::string FormatSummary(std::string_view title, const Tally& t) {
     absl::StrAppend(&out, ", ", t.unsupported_link, " of an unknown link type");
   }
   out += ")\n";
-  if (!t.undecodable_reasons.empty()) {
-    out += "  undecodable:";
+  auto by_reason = [&out](const char* what,
+                          const std::map<std::string, uint64_t>& reasons) {
+    if (reasons.empty()) return;
+    absl::StrAppend(&out, "  ", what, ":");
     const char* sep = " ";
-    for (const auto& [reason, n] : t.undecodable_reasons) {
+    for (const auto& [reason, n] : reasons) {
       absl::StrAppend(&out, sep, n, " ", reason.empty() ? "?" : reason);
       sep = ", ";
     }
     out += "\n";
-  }
+  };
+  by_reason("not ip", t.not_ip_reasons);
+  by_reason("undecodable", t.undecodable_reasons);
   constexpr char kRow[] = "  %-7s %9s %9s %9s %9s %11s %9s\n";
   absl::StrAppendFormat(&out, kRow, "layer", "fields", "verified", "good",
                         "bad", "unverified", "none");

@@ -47,6 +47,9 @@ struct Tally {
   uint64_t unsupported_link = 0;
   // undecodable_reasons counts the undecodable frames by reason.
   std::map<std::string, uint64_t> undecodable_reasons;
+  // not_ip_reasons counts the not-IP frames whose link layer csum could
+  // not follow, by reason (link.h).
+  std::map<std::string, uint64_t> not_ip_reasons;
   // fields[layer][verdict] counts the checksum fields met.
   std::array<std::array<uint64_t, kVerdictCount>, kLayerCount> fields{};
   // reasons[verdict][reason] counts them by verdict and reason.

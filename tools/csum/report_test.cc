@@ -114,6 +114,23 @@ TEST(FormatSummary, UndecodableFramesByReason) {
       << s;
 }
 
+TEST(FormatSummary, NotIPFramesCsumCouldNotFollowByReason) {
+  Tally t;
+  FrameCheck arp;
+  arp.kind = FrameKind::kNotIP;
+  t.Add(arp);
+  FrameCheck encrypted = arp;
+  encrypted.reason = "MACsec frame is encrypted";
+  t.Add(encrypted);
+  Tally merged;
+  merged.Merge(t);
+  std::string s = FormatSummary("x", merged);
+  EXPECT_NE(s.find("x, 2 packets (0 ipv4, 0 ipv6, 2 not ip)\n"
+                   "  not ip: 1 MACsec frame is encrypted\n"),
+            std::string::npos)
+      << s;
+}
+
 TEST(FormatSummary, CountsByLayerAndVerdict) {
   Tally t;
   FrameCheck ip;

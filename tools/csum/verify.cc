@@ -220,7 +220,7 @@ bool IPv6FinalDestination(const Datagram& d, header::IPv6Address& dst) {
 ParsedPacket ParseLinkPayload(const LinkDecode& link,
                               std::span<const uint8_t> frame) {
   if (link.payload == LinkPayload::kEthernet) {
-    return tcpip::ParseEthernet(frame);
+    return tcpip::ParseEthernet(frame.subspan(link.offset));
   }
   return tcpip::ParseIP(frame.subspan(link.offset));
 }
@@ -700,15 +700,18 @@ FrameCheck CheckFrame(uint32_t linktype, std::span<const uint8_t> frame,
       return out;
     case LinkPayload::kTruncated:
       out.kind = FrameKind::kUndecodable;
-      out.reason = "link-layer header truncated";
+      out.reason = link.reason;
       return out;
     case LinkPayload::kNotIP:
       out.kind = FrameKind::kNotIP;
+      out.reason = link.reason;
       return out;
     case LinkPayload::kEthernet:
     case LinkPayload::kIP:
       break;
   }
+  // Link-layer trailers (a MACsec ICV, an FCS) are not the packet's.
+  frame = LinkPacketBytes(link, frame, wire_length);
   // Built in place by the parse (no default-constructed packet assigned
   // over afterwards).
   const ParsedPacket parsed = ParseLinkPayload(link, frame);

@@ -241,7 +241,8 @@ class FieldSlots {
 struct FrameCheck {
   // kind and reason describe the outermost datagram.
   FrameKind kind = FrameKind::kUndecodable;
-  // reason is a fixed sentence for kUndecodable frames, else empty.
+  // reason is a fixed sentence for kUndecodable frames and for kNotIP
+  // frames whose link layer csum cannot follow (link.h), else empty.
   std::string_view reason;
   // tunneled is true when a datagram inside a tunnel was found;
   // depth_limited when one more was nested past kMaxIPDepth headers.

@@ -61,7 +61,9 @@ size_t Network(uint32_t linktype, std::span<const uint8_t> f) {
       for (int tags = 0; tags <= 2; ++tags) {
         if (at + 2 > f.size()) return SIZE_MAX;
         const uint16_t type = static_cast<uint16_t>(f[at] << 8 | f[at + 1]);
-        if (type != 0x8100 && type != 0x88a8) return at + 2;
+        if (type != 0x8100 && type != 0x88a8) {
+          return IsIP(type) ? at + 2 : SIZE_MAX;  // not behind a shim
+        }
         at += 4;
       }
       return SIZE_MAX;
