@@ -17,7 +17,7 @@
 
 #include "tools/csum/link.h"
 #include "tools/csum/verify.h"
-#include "tools/fuzz/fuzz_util.h"
+#include "testing/fuzz/fuzz_util.h"
 
 namespace ipsum::csum {
 namespace {
