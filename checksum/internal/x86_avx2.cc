@@ -205,6 +205,14 @@ void Store(uint8_t* p, __m256i x) {
   _mm256_storeu_si256(reinterpret_cast<__m256i*>(p), x);
 }
 
+// Copy32 copies the 32 bytes at src + off to dst + off and returns them.
+[[gnu::always_inline]] inline __m256i Copy32(uint8_t* dst, const uint8_t* src,
+                                             size_t off) {
+  const __m256i x = Load(src + off);
+  Store(dst + off, x);
+  return x;
+}
+
 // kTailMask is 32 zero bytes then 32 0xff bytes: loading 32 bytes at
 // kTailMask + n gives a mask that keeps the last n bytes of a vector.
 alignas(64) constexpr uint8_t kTailMask[2 * 32] = {
@@ -369,22 +377,10 @@ uint16_t SumSmall(const uint8_t* p, size_t len) {
       4095;
   if (ahead == 0 || ahead >= 192) {
     do {
-      const __m256i t0 = Load(src);
-      Store(dst, t0);
-      const __m256i t1 = Load(src + 32);
-      Store(dst + 32, t1);
-      const __m256i t2 = Load(src + 64);
-      Store(dst + 64, t2);
-      const __m256i t3 = Load(src + 96);
-      Store(dst + 96, t3);
-      const __m256i t4 = Load(src + 128);
-      Store(dst + 128, t4);
-      const __m256i t5 = Load(src + 160);
-      Store(dst + 160, t5);
-      const __m256i t6 = Load(src + 192);
-      Store(dst + 192, t6);
-      const __m256i t7 = Load(src + 224);
-      Store(dst + 224, t7);
+      const __m256i t0 = Copy32(dst, src, 0), t1 = Copy32(dst, src, 32),
+                    t2 = Copy32(dst, src, 64), t3 = Copy32(dst, src, 96),
+                    t4 = Copy32(dst, src, 128), t5 = Copy32(dst, src, 160),
+                    t6 = Copy32(dst, src, 192), t7 = Copy32(dst, src, 224);
       w.AddBlock(t0, t1, t2, t3, t4, t5, t6, t7);
       src += kBlock;
       dst += kBlock;
