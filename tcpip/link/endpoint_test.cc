@@ -619,7 +619,13 @@ TEST_P(KernelTest, DeviceQueueLenIsTheInterfacesTxQueueLen) {
     auto ep = Endpoint::Open(o);
     ASSERT_TRUE(ep.ok()) << ep.status();
     // The kernel's default, untouched: ether_setup's for TAP.
-    EXPECT_EQ(qlen(o.name), GetParam() == DeviceMode::kTap ? 1000 : 500);
+    const int want = GetParam() == DeviceMode::kTap ? 1000 : 500;
+    if (qlen(o.name) == want << 16) {
+      // QEMU's user mode passes ifr_qlen through without converting its
+      // byte order, so neither reading nor setting it can be checked.
+      GTEST_SKIP() << "SIOC[GS]IFTXQLEN are not translated by this emulator";
+    }
+    EXPECT_EQ(qlen(o.name), want);
   }
   o.device_queue_len = 4321;
   {
