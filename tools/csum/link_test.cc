@@ -226,16 +226,16 @@ TEST(DecodeLinkEthernet, MplsEthernetPseudowireWithAndWithoutControlWord) {
 }
 
 TEST(DecodeLinkEthernet, PppoeSession) {
-  // version/type 0x11, code 0, session 0x1234, length 22 (protocol + IP).
-  const Bytes session = {0x11, 0x00, 0x12, 0x34, 0x00, 22};
+  // version/type 0x11, code 0, PPPoE SID 0x1234, length 22 (protocol + IP).
+  const Bytes pppoe = {0x11, 0x00, 0x12, 0x34, 0x00, 22};
   LinkDecode d =
-      Eth(Cat({Eth(0x8864), session, Be16(0x0021), kIPv4, Bytes(18)}));
+      Eth(Cat({Eth(0x8864), pppoe, Be16(0x0021), kIPv4, Bytes(18)}));
   ExpectIP(d, 22);
   EXPECT_EQ(d.end, 14u + 6 + 22);  // the Ethernet padding is not the packet's
-  ExpectIP(Eth(Cat({Eth(0x8864), session, Be16(0x0057), kIPv6Start})), 22);
+  ExpectIP(Eth(Cat({Eth(0x8864), pppoe, Be16(0x0057), kIPv6Start})), 22);
   // LCP: not IP, nothing to explain.
-  ExpectNotIP(Eth(Cat({Eth(0x8864), session, Be16(0xc021), {1, 1, 0, 4}})), "");
-  Bytes discovery = session;
+  ExpectNotIP(Eth(Cat({Eth(0x8864), pppoe, Be16(0xc021), {1, 1, 0, 4}})), "");
+  Bytes discovery = pppoe;
   discovery[1] = 0x09;  // PADI
   ExpectNotIP(Eth(Cat({Eth(0x8864), discovery, Bytes(8)})),
               "PPPoE header is not a version 1 session frame");
