@@ -24,7 +24,7 @@
 #include <vector>
 
 #include "buffer/buffer.h"
-#include "tools/fuzz/fuzz_util.h"
+#include "testing/fuzz/fuzz_util.h"
 
 namespace ipsum::buffer {
 namespace {

@@ -33,8 +33,8 @@
 #include <vector>
 
 #include "benchmark/benchmark.h"
+#include "checksum/bench/bytes.h"
 #include "checksum/checksum.h"
-#include "checksum/internal/bench_bytes.h"
 #include "checksum/ipsum_checksum.h"
 
 namespace {
@@ -136,7 +136,8 @@ void BM_CApiMix(benchmark::State& state) {
 // other, so that the ones to compare run back to back.
 void Register() {
   std::vector<std::pair<int64_t, int64_t>> args;
-  for (int64_t len : {7, 8, 14, 15, 20, 28, 33, 40, 47, 52, 60, 64}) {
+  for (int64_t len :
+       {7, 8, 14, 16, 17, 20, 24, 28, 32, 33, 40, 47, 48, 49, 56, 60, 64}) {
     for (int64_t off : {0, 1, 4}) args.emplace_back(len, off);
   }
   for (const auto& [len, off] : args) {

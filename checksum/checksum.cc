@@ -13,7 +13,6 @@
 
 #include "checksum/internal/active.h"
 #include "checksum/internal/impl.h"
-#include "checksum/internal/layout.h"
 #include "checksum/internal/native_sum.h"
 #include "checksum/internal/pieces.h"
 
@@ -40,13 +39,11 @@ constexpr size_t kHeadPiece = 256;
 
 }  // namespace
 
-IPSUM_PINNED_LAYOUT uint16_t Checksum(std::span<const uint8_t> data,
-                                      uint16_t initial) {
+uint16_t Checksum(std::span<const uint8_t> data, uint16_t initial) {
   return ActiveSum(data.data(), data.size(), initial);
 }
 
-IPSUM_PINNED_LAYOUT uint16_t Checksum(const void* data, size_t len,
-                                      uint16_t initial) {
+uint16_t Checksum(const void* data, size_t len, uint16_t initial) {
   return ActiveSum(static_cast<const uint8_t*>(data), len, initial);
 }
 

@@ -33,9 +33,9 @@
 #include <vector>
 
 #include "benchmark/benchmark.h"
+#include "checksum/bench/bytes.h"
+#include "checksum/bench/vector_ops.h"
 #include "checksum/checksum.h"
-#include "checksum/internal/bench_bytes.h"
-#include "checksum/internal/bench_vector_ops.h"
 #include "checksum/internal/impl.h"
 #include "checksum/internal/reference.h"
 
@@ -119,7 +119,7 @@ void BM_Memcpy(benchmark::State& state) {
 // CopyFloor copies src[0, len), len >= kVector, to dst with the loads and
 // stores of a fused copy+sum loop and `ops` (0, 8 or 16) independent vector
 // operations per step of eight vectors on the loaded data instead of the
-// checksum (bench_vector_ops.h): each vector stored right after its load,
+// checksum (bench/vector_ops.h): each vector stored right after its load,
 // then single vectors and the last kVector bytes (overlapping), which have
 // no operations. kVector 32: X86Avx2CopySum's loop (17 operations per 256
 // bytes), needs AVX2; kVector 64: X86Avx512CopySum's (17 per 512 bytes),

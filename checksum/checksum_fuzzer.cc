@@ -29,7 +29,7 @@
 #include "checksum/internal/impl.h"
 #include "checksum/internal/reference.h"
 #include "checksum/update.h"
-#include "tools/fuzz/fuzz_util.h"
+#include "testing/fuzz/fuzz_util.h"
 
 namespace ipsum::checksum {
 namespace {

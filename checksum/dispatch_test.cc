@@ -34,6 +34,7 @@
 #include "checksum/internal/active.h"
 #include "checksum/internal/impl.h"
 #include "checksum/internal/reference.h"
+#include "checksum/internal/select.h"
 #include "gtest/gtest.h"
 
 namespace ipsum::checksum {
@@ -290,21 +291,24 @@ std::vector<Implementation> TableWithUnsupportedEntry() {
 TEST(SelectTest, UnsupportedNameIsRefusedWithoutRunningIt) {
   const std::vector<Implementation> table = TableWithUnsupportedEntry();
   for (const char* value : {"fake_unsupported", "copy:fake_unsupported"}) {
-    absl::StatusOr<Selection> s = internal::SelectFrom(table, value);
-    ASSERT_FALSE(s.ok());
-    EXPECT_EQ(s.status().code(), absl::StatusCode::kFailedPrecondition);
-    EXPECT_NE(s.status().message().find("not supported"), std::string::npos);
+    Selection s;
+    std::string error;
+    EXPECT_EQ(internal::Choose(table, value, s, &error),
+              internal::Refusal::kUnsupported);
+    EXPECT_NE(error.find("not supported"), std::string::npos);
   }
 }
 
 TEST(SelectTest, AutomaticChoiceNeverTimesOrPicksAnUnsupportedOne) {
   const std::vector<Implementation> table = TableWithUnsupportedEntry();
-  absl::StatusOr<Selection> s = internal::SelectFrom(table, "");
-  ASSERT_TRUE(s.ok()) << s.status();
-  EXPECT_NE(s->sum_name, "fake_unsupported");
-  EXPECT_NE(s->copy_name, "fake_unsupported");
-  EXPECT_NE(s->pieces_name, "fake_unsupported");
-  const ImplementationInfo& fake = s->implementations.back();
+  Selection s;
+  std::string error;
+  ASSERT_EQ(internal::Choose(table, "", s, &error), internal::Refusal::kNone)
+      << error;
+  EXPECT_NE(s.sum_name, "fake_unsupported");
+  EXPECT_NE(s.copy_name, "fake_unsupported");
+  EXPECT_NE(s.pieces_name, "fake_unsupported");
+  const ImplementationInfo& fake = s.implementations.back();
   EXPECT_EQ(fake.name, "fake_unsupported");
   EXPECT_FALSE(fake.supported);
   EXPECT_FALSE(fake.chosen_for_sum || fake.chosen_for_copy ||

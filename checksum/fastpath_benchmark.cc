@@ -37,12 +37,12 @@
 #include <string>
 
 #include "benchmark/benchmark.h"
+#include "checksum/bench/bytes.h"
+#include "checksum/bench/read_baseline_avx2.h"
+#include "checksum/bench/read_baseline_avx512.h"
+#include "checksum/bench/vector_ops.h"
 #include "checksum/checksum.h"
-#include "checksum/internal/bench_bytes.h"
-#include "checksum/internal/bench_vector_ops.h"
 #include "checksum/internal/impl.h"
-#include "checksum/read_baseline_avx2.h"
-#include "checksum/read_baseline_avx512.h"
 
 namespace ipsum::checksum {
 namespace {
@@ -182,15 +182,8 @@ void BM_Interleaved(benchmark::State& state, const Implementation* impl) {
       static_cast<int64_t>(state.iterations() * (len[0] + len[1]) / 2));
 }
 
-// IPSUM_ALIGN_LOOPS starts the timed loops of the short benchmarks at a
-// 32-byte boundary. An iteration is a call and a few instructions, so a
-// loop that straddles a fetch window costs a visible share more, and a
-// change elsewhere that moved the loop would move every ratio against it
-// (docs/benchmarking.md).
-#define IPSUM_ALIGN_LOOPS [[gnu::optimize("align-loops=32")]]
-
 // BM_InterleavedChecksum is BM_Interleaved through the public Checksum.
-IPSUM_ALIGN_LOOPS void BM_InterleavedChecksum(benchmark::State& state) {
+void BM_InterleavedChecksum(benchmark::State& state) {
   const size_t len[2] = {static_cast<size_t>(state.range(0)),
                          static_cast<size_t>(state.range(2))};
   const size_t off[2] = {static_cast<size_t>(state.range(1)),
@@ -209,7 +202,7 @@ IPSUM_ALIGN_LOOPS void BM_InterleavedChecksum(benchmark::State& state) {
 
 // BM_InterleavedMemcpy copies what BM_InterleavedChecksum sums, in the same
 // loop: its baseline.
-IPSUM_ALIGN_LOOPS void BM_InterleavedMemcpy(benchmark::State& state) {
+void BM_InterleavedMemcpy(benchmark::State& state) {
   const size_t len[2] = {static_cast<size_t>(state.range(0)),
                          static_cast<size_t>(state.range(2))};
   const size_t off[2] = {static_cast<size_t>(state.range(1)),
@@ -279,7 +272,7 @@ void BM_MemcpyOutOfCache(benchmark::State& state) {
   state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * len));
 }
 
-IPSUM_ALIGN_LOOPS void BM_ShortChecksum(benchmark::State& state) {
+void BM_ShortChecksum(benchmark::State& state) {
   const auto len = static_cast<size_t>(state.range(0));
   const auto off = static_cast<size_t>(state.range(1));
   Buffer buf(len + off);
@@ -291,7 +284,7 @@ IPSUM_ALIGN_LOOPS void BM_ShortChecksum(benchmark::State& state) {
   state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * len));
 }
 
-IPSUM_ALIGN_LOOPS void BM_ShortMemcpy(benchmark::State& state) {
+void BM_ShortMemcpy(benchmark::State& state) {
   const auto len = static_cast<size_t>(state.range(0));
   const auto off = static_cast<size_t>(state.range(1));
   Buffer src(len + off), dst(len);

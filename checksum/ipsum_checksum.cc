@@ -13,13 +13,11 @@
 
 #include "checksum/checksum.h"
 #include "checksum/internal/active.h"
-#include "checksum/internal/layout.h"
 #include "checksum/internal/native_sum.h"
 
 extern "C" {
 
-IPSUM_PINNED_LAYOUT uint16_t ipsum_checksum(const void* buf, size_t len,
-                                            uint16_t initial) {
+uint16_t ipsum_checksum(const void* buf, size_t len, uint16_t initial) {
   namespace internal = ipsum::checksum::internal;
   return internal::SumShortOr<internal::kShortLimit + 1>(
       static_cast<const uint8_t*>(buf), len, initial, internal::CallActiveSum);

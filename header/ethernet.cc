@@ -9,10 +9,6 @@
 namespace ipsum::header {
 namespace {
 
-// Offsets of the fields in the diagram above Ethernet.
-constexpr size_t kDestinationOffset = 0;
-constexpr size_t kSourceOffset = 6;
-constexpr size_t kTypeOffset = 12;
 // A tag's TCI follows its TPID, which sits where the EtherType would.
 constexpr size_t kTciOffset = 2;
 
@@ -25,7 +21,7 @@ bool IsTpid(uint16_t type) {
 Result<Ethernet> Ethernet::Parse(std::span<const uint8_t> frame) {
   if (frame.size() < kMinSize) return Error::kTruncated;
   uint8_t tags = 0;
-  size_t type_offset = kTypeOffset;
+  size_t type_offset = kEtherTypeOffset;
   while (tags < 2 && IsTpid(LoadBig16(frame.data() + type_offset))) {
     // The tag's TCI and the next EtherType must be present.
     if (frame.size() < type_offset + kTagSize + 2) return Error::kTruncated;
@@ -36,7 +32,7 @@ Result<Ethernet> Ethernet::Parse(std::span<const uint8_t> frame) {
 }
 
 VlanTag Ethernet::tag(size_t i) const {
-  const uint8_t* p = data_.data() + kTypeOffset + kTagSize * i;
+  const uint8_t* p = data_.data() + kEtherTypeOffset + kTagSize * i;
   uint16_t tci = LoadBig16(p + kTciOffset);
   VlanTag t;
   t.tpid = LoadBig16(p);
@@ -47,7 +43,7 @@ VlanTag Ethernet::tag(size_t i) const {
 }
 
 uint16_t Ethernet::ether_type() const {
-  return LoadBig16(data_.data() + kTypeOffset + kTagSize * tag_count_);
+  return LoadBig16(data_.data() + kEtherTypeOffset + kTagSize * tag_count_);
 }
 
 EthernetFields Ethernet::fields() const {
@@ -70,7 +66,7 @@ Error Ethernet::Encode(const EthernetFields& fields, std::span<uint8_t> out) {
   uint8_t* p = out.data();
   fields.destination.CopyTo(p + kDestinationOffset);
   fields.source.CopyTo(p + kSourceOffset);
-  size_t offset = kTypeOffset;
+  size_t offset = kEtherTypeOffset;
   for (uint8_t i = 0; i < fields.tag_count; ++i) {
     const VlanTag& t = fields.tags[i];
     StoreBig16(p + offset, t.tpid);
@@ -89,7 +85,7 @@ Result<MutableEthernet> MutableEthernet::Parse(std::span<uint8_t> frame) {
 }
 
 void MutableEthernet::SetEtherType(uint16_t type) {
-  StoreBig16(mutable_data() + kTypeOffset + kTagSize * tag_count_, type);
+  StoreBig16(mutable_data() + kEtherTypeOffset + kTagSize * tag_count_, type);
 }
 
 }  // namespace ipsum::header

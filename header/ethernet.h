@@ -82,8 +82,11 @@ class Ethernet {
   static constexpr size_t kTagSize = 4;
   // kMaxSize is the size of a header with two tags.
   static constexpr size_t kMaxSize = kMinSize + 2 * kTagSize;
-  // kEtherTypeOffset is where an untagged header's EtherType (or the first
-  // tag's TPID) sits.
+  // Where each field starts, in bytes from the header's first (the diagram
+  // above); kEtherTypeOffset is where an untagged header's EtherType (or the
+  // first tag's TPID) sits.
+  static constexpr size_t kDestinationOffset = 0;
+  static constexpr size_t kSourceOffset = 6;
   static constexpr size_t kEtherTypeOffset = 12;
 
   // Parse returns a view of the frame in `frame` when it holds a whole

@@ -14,18 +14,6 @@
 namespace ipsum::header {
 namespace {
 
-// Offsets of the fields in the RFC 791 diagram above IPv4.
-constexpr size_t kVersionIhlOffset = 0;
-constexpr size_t kTosOffset = 1;
-constexpr size_t kTotalLengthOffset = 2;
-constexpr size_t kIdOffset = 4;
-constexpr size_t kFlagsFragmentOffset = 6;
-constexpr size_t kTtlOffset = 8;  // TTL and Protocol share a 16-bit word.
-constexpr size_t kProtocolOffset = 9;
-constexpr size_t kChecksumOffset = 10;
-constexpr size_t kSourceOffset = 12;
-constexpr size_t kDestinationOffset = 16;
-
 constexpr uint16_t kFlagDF = 0x4000;
 constexpr uint16_t kFlagMF = 0x2000;
 constexpr uint16_t kOffsetMask = 0x1fff;
@@ -72,8 +60,8 @@ Result<IPv4> IPv4::ParsePrefix(std::span<const uint8_t> packet) {
 Result<IPv4> IPv4::DoParse(std::span<const uint8_t> packet, bool whole) {
   if (packet.size() < kMinSize) return Error::kTruncated;
   const uint8_t* p = packet.data();
-  if ((p[kVersionIhlOffset] >> 4) != 4) return Error::kBadVersion;
-  size_t ihl = size_t{p[kVersionIhlOffset] & 0x0fu} * 4;
+  if ((p[kVersionIHLOffset] >> 4) != 4) return Error::kBadVersion;
+  size_t ihl = size_t{p[kVersionIHLOffset] & 0x0fu} * 4;
   if (ihl < kMinSize) return Error::kBadHeaderLength;
   if (packet.size() < ihl) return Error::kTruncated;
   size_t total = LoadBig16(p + kTotalLengthOffset);
@@ -128,15 +116,15 @@ Error IPv4::Encode(const IPv4Fields& f, std::span<uint8_t> out) {
   }
   if (out.size() < size) return Error::kBufferTooSmall;
   uint8_t* p = out.data();
-  p[kVersionIhlOffset] = static_cast<uint8_t>(0x40 | (size / 4));
-  p[kTosOffset] = f.tos;
+  p[kVersionIHLOffset] = static_cast<uint8_t>(0x40 | (size / 4));
+  p[kTOSOffset] = f.tos;
   StoreBig16(p + kTotalLengthOffset, f.total_length);
-  StoreBig16(p + kIdOffset, f.id);
+  StoreBig16(p + kIDOffset, f.id);
   StoreBig16(p + kFlagsFragmentOffset,
              static_cast<uint16_t>((f.dont_fragment ? kFlagDF : 0) |
                                    (f.more_fragments ? kFlagMF : 0) |
                                    (f.fragment_offset / 8)));
-  p[kTtlOffset] = f.ttl;
+  p[kTTLOffset] = f.ttl;
   p[kProtocolOffset] = f.protocol;
   StoreBig16(p + kChecksumOffset, 0);
   f.source.CopyTo(p + kSourceOffset);
@@ -176,9 +164,9 @@ void MutableIPv4::SetFragment(bool dont_fragment, bool more_fragments,
 }
 
 void MutableIPv4::SetTtlAndUpdateChecksum(uint8_t ttl) {
-  uint16_t old_word = LoadBig16(p() + kTtlOffset);
-  p()[kTtlOffset] = ttl;
-  uint16_t new_word = LoadBig16(p() + kTtlOffset);
+  uint16_t old_word = LoadBig16(p() + kTTLOffset);
+  p()[kTTLOffset] = ttl;
+  uint16_t new_word = LoadBig16(p() + kTTLOffset);
   SetChecksum(checksum::UpdateChecksum16(checksum(), old_word, new_word));
 }
 

@@ -81,8 +81,10 @@ class IPv4 {
 
   // Where each field starts, in bytes from the header's first (the diagram
   // above). Version and IHL share byte 0; Flags and Fragment Offset share
-  // the 16-bit word at kFlagsFragmentOffset.
+  // the 16-bit word at kFlagsFragmentOffset; TTL and Protocol share the one
+  // at kTTLOffset.
   static constexpr size_t kVersionIHLOffset = 0;
+  static constexpr size_t kTOSOffset = 1;
   static constexpr size_t kTotalLengthOffset = 2;
   static constexpr size_t kIDOffset = 4;
   static constexpr size_t kFlagsFragmentOffset = 6;

@@ -9,14 +9,6 @@
 namespace ipsum::header {
 namespace {
 
-// Offsets of the fields in the RFC 8200 diagram above IPv6.
-constexpr size_t kVersionClassFlowOffset = 0;
-constexpr size_t kPayloadLengthOffset = 4;
-constexpr size_t kNextHeaderOffset = 6;
-constexpr size_t kHopLimitOffset = 7;
-constexpr size_t kSourceOffset = 8;
-constexpr size_t kDestinationOffset = 24;
-
 // Every extension header starts with these two bytes (RFC 8200 sections
 // 4.3 to 4.6; RFC 4302 section 2):
 //

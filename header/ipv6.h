@@ -134,7 +134,9 @@ class IPv6 {
   static constexpr size_t kFragmentHeaderSize = 8;
 
   // Where each field of the fixed header starts, in bytes from its first
-  // (the diagram above).
+  // (the diagram above). Version, Traffic Class and Flow Label share the
+  // 32-bit word at kVersionClassFlowOffset.
+  static constexpr size_t kVersionClassFlowOffset = 0;
   static constexpr size_t kPayloadLengthOffset = 4;
   static constexpr size_t kNextHeaderOffset = 6;
   static constexpr size_t kHopLimitOffset = 7;

@@ -10,7 +10,7 @@
 #include <cstdint>
 
 #include "header/internal/fuzz_checks.h"
-#include "tools/fuzz/fuzz_util.h"
+#include "testing/fuzz/fuzz_util.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace ipsum::header::fuzzing;

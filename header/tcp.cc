@@ -13,16 +13,6 @@
 namespace ipsum::header {
 namespace {
 
-// Offsets of the fields in the RFC 9293 diagram above TCP.
-constexpr size_t kSourcePortOffset = 0;
-constexpr size_t kDestinationPortOffset = 2;
-constexpr size_t kSeqOffset = 4;
-constexpr size_t kAckOffset = 8;
-constexpr size_t kDataOffsetOffset = 12;
-constexpr size_t kFlagsOffset = 13;
-constexpr size_t kWindowOffset = 14;
-constexpr size_t kUrgentOffset = 18;
-
 // Option lengths, kind and length bytes included.
 constexpr size_t kMSSLength = 4;            // RFC 9293 section 3.2
 constexpr size_t kWindowScaleLength = 3;    // RFC 7323 section 2.2
@@ -182,7 +172,7 @@ Error TCP::Encode(const TCPFields& f, std::span<uint8_t> out) {
   p[kFlagsOffset] = f.flags;
   StoreBig16(p + kWindowOffset, f.window);
   StoreBig16(p + kChecksumOffset, f.checksum);
-  StoreBig16(p + kUrgentOffset, f.urgent_pointer);
+  StoreBig16(p + kUrgentPointerOffset, f.urgent_pointer);
   if (!f.options.empty()) {
     std::memcpy(p + kMinSize, f.options.data(), f.options.size());
   }

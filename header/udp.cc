@@ -9,14 +9,6 @@
 #include "header/checksum.h"
 
 namespace ipsum::header {
-namespace {
-
-// Offsets of the fields in the RFC 768 diagram above UDP.
-constexpr size_t kSourcePortOffset = 0;
-constexpr size_t kDestinationPortOffset = 2;
-constexpr size_t kLengthOffset = 4;
-
-}  // namespace
 
 Result<UDP> UDP::Parse(std::span<const uint8_t> datagram) {
   return DoParse(datagram, /*whole=*/true);

@@ -51,7 +51,7 @@
 #include "tcpip/packet_buffer.h"
 #include "tcpip/parse.h"
 #include "tcpip/receive.h"
-#include "tools/fuzz/fuzz_util.h"
+#include "testing/fuzz/fuzz_util.h"
 
 namespace ipsum::tcpip {
 namespace {

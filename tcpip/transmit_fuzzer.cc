@@ -6,7 +6,7 @@
 // Ethernet and VLAN tags, software or offloaded checksums, random header
 // fields and TCP options, and a payload chained over views of random
 // lengths (some sharing chunks). The input is read field by field
-// (tools/fuzz/fuzz_util.h's Reader; zeros past its end).
+// (testing/fuzz/fuzz_util.h's Reader; zeros past its end).
 //
 // Properties: an encoder either fails and appends nothing, or every packet
 // it produces (kPartial ones completed by ResolvePartialChecksum, TSO ones
@@ -32,7 +32,7 @@
 #include "tcpip/packet_buffer.h"
 #include "tcpip/receive.h"
 #include "tcpip/transmit.h"
-#include "tools/fuzz/fuzz_util.h"
+#include "testing/fuzz/fuzz_util.h"
 
 namespace ipsum::tcpip {
 namespace {

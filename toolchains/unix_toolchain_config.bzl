@@ -9,7 +9,7 @@ few flags (see toolchains/BUILD.bazel):
   - the host's clang 14 for the fuzz config: libFuzzer and the sanitizer
     runtimes ship with clang, not with the gcc that Bazel's host toolchain
     finds. Sanitizer and fuzzer flags come from the config (--copt/--linkopt)
-    and from tools/fuzz/fuzz.bzl, not from here.
+    and from testing/fuzz/fuzz.bzl, not from here.
 """
 
 load(

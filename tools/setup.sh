@@ -21,6 +21,7 @@ PACKAGES=(
   clang llvm-14 libclang-rt-14-dev clang-format
   libpcap-dev gnuplot-nox
   iproute2
+  iperf3 passt slirp4netns ethtool linux-perf
 )
 
 # Source packages: name, version and the directory they unpack to.

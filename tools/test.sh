@@ -2,13 +2,14 @@
 # Copyright 2026 The ipsum Authors. SPDX-License-Identifier: Apache-2.0
 #
 # The README's test command: installs what is missing (tools/setup.sh), then
-# runs every test on the host, once more optimized (opt: what the library
+# checks the layering of the packages (tools/check_layering.sh) and runs
+# every test on the host, once more optimized (opt: what the library
 # and csum ship as), under ASan+UBSan, under ThreadSanitizer (tsan: the
 # tests tagged "tsan", those whose threads share buffers, reference counts
 # or the dispatcher's first use; tag any new test that starts threads), on
 # big-endian mips64 and on aarch64 under QEMU (every config also replays the
 # fuzz corpora as regression tests), then runs every libFuzzer target for a
-# short fixed time (tools/fuzz/run_all.sh, IPSUM_FUZZ_SECONDS each, default
+# short fixed time (testing/fuzz/run_all.sh, IPSUM_FUZZ_SECONDS each, default
 # 30). Exits non-zero if any run fails. The last line is
 #
 #   tests: N passed, N failed, N skipped
@@ -51,9 +52,9 @@ count_skipped() {
 for config in $configs; do
   if [ "$config" = fuzz ]; then
     seconds=${IPSUM_FUZZ_SECONDS:-30}
-    echo "=== tools/fuzz/run_all.sh $seconds" >&2
+    echo "=== testing/fuzz/run_all.sh $seconds" >&2
     start=$(date +%s)
-    tools/fuzz/run_all.sh "$seconds" 2>&1 | tee "$log" >&2
+    testing/fuzz/run_all.sh "$seconds" 2>&1 | tee "$log" >&2
     rc=${PIPESTATUS[0]}
     p=$(grep -cE '^PASS ' "$log")
     f=$(grep -cE '^FAIL ' "$log")
@@ -62,6 +63,14 @@ for config in $configs; do
     passed=$((passed + p)) failed=$((failed + f))
     [ "$rc" -ne 0 ] && status=1
     continue
+  fi
+  if [ "$config" = host ]; then
+    # The package graph reads top to bottom (docs/design.md): one query.
+    if tools/check_layering.sh; then
+      passed=$((passed + 1))
+    else
+      failed=$((failed + 1)) status=1
+    fi
   fi
   flags=()
   [ "$config" != host ] && flags=(--config="$config")

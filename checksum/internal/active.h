@@ -6,9 +6,8 @@
 // call; from then on a call costs one relaxed atomic load and an indirect
 // call. Constant-initialized, so usable from static initializers.
 //
-// Also the table-driven core of dispatch.h's Select, so that tests can hand
-// it a table with an unsupported entry, and a hook that hides compiled
-// implementations from Select, so that the refusal paths run on any CPU.
+// The pointers are defined, and the selection made, in select.cc
+// (internal/select.h).
 //
 // Not API: only //checksum's own sources and tests include it.
 
@@ -19,37 +18,10 @@
 #include <cstddef>
 #include <cstdint>
 #include <span>
-#include <string>
-#include <string_view>
-#include <vector>
 
-#include "absl/status/statusor.h"
 #include "checksum/internal/impl.h"
 
-namespace ipsum::checksum {
-struct Selection;  // dispatch.h
-}  // namespace ipsum::checksum
-
 namespace ipsum::checksum::internal {
-
-// SelectFrom is dispatch.h's Select over `table` instead of
-// CompiledImplementations(). `table` must be non-empty and its first entry
-// always supported (the portable one).
-absl::StatusOr<Selection> SelectFrom(std::span<const Implementation> table,
-                                     std::string_view forced);
-
-// SelectFromEnvironment is the process-wide selection given the value of
-// IPSUM_CHECKSUM_IMPL (null when unset): Select(value), or, when that
-// refuses the name, a line on stderr and an automatic choice whose `error`
-// says why.
-Selection SelectFromEnvironment(const char* value);
-
-// HideForTesting makes Select, and so the process-wide selection, treat the
-// named implementations as unsupported by this CPU: never timed, never
-// chosen, refused when forced. For tests only: call it before any other
-// thread uses the dispatcher, and before the first checksum for it to
-// affect the process-wide selection. An empty list hides none.
-void HideForTesting(std::vector<std::string> names);
 
 // active_sum is the SumFn in use.
 extern std::atomic<SumFn> active_sum;

@@ -109,6 +109,25 @@ struct Lanes {
   }
 };
 
+// Opaque returns x, held in a register, as a value the compiler cannot see
+// into: an empty asm, no instruction. Volatile, so that Opaque values are
+// computed in program order (Load: the loads walk up a block).
+inline __m256i Opaque(__m256i x) {
+  __asm__ volatile("" : "+x"(x));
+  return x;
+}
+
+// Tree returns t0 + t1 + t2 + t3 per 64-bit lane, modulo 2^64.
+inline __m256i Tree(__m256i t0, __m256i t1, __m256i t2, __m256i t3) {
+  return _mm256_add_epi64(_mm256_add_epi64(t0, t1), _mm256_add_epi64(t2, t3));
+}
+
+// AvgTree returns, per 16-bit word, the average of the averages of t0, t1
+// and of t2, t3, each rounded up (vpavgw).
+inline __m256i AvgTree(__m256i t0, __m256i t1, __m256i t2, __m256i t3) {
+  return _mm256_avg_epu16(_mm256_avg_epu16(t0, t1), _mm256_avg_epu16(t2, t3));
+}
+
 // Wide holds the accumulators of the 256-byte loop (see the top of this
 // file): `a`, the lane sums modulo 2^64, and `g`, the sums of the lanes'
 // top-word estimates, in units of 2^51. At most kMaxBlocks blocks and half
@@ -117,25 +136,25 @@ struct Wide {
   __m256i a = _mm256_setzero_si256();
   __m256i g = _mm256_setzero_si256();
 
+  // AddBlock adds a block of eight vectors: summed in a tree into `a`, their
+  // top words averaged in a tree into `g`.
+  void AddBlock(__m256i t0, __m256i t1, __m256i t2, __m256i t3, __m256i t4,
+                __m256i t5, __m256i t6, __m256i t7) {
+    // Opaque keeps the tree: GCC would otherwise reassociate its adds into
+    // a chain of three through `a`, the loop's one carried dependency.
+    a = _mm256_add_epi64(a, Opaque(_mm256_add_epi64(Tree(t0, t1, t2, t3),
+                                                    Tree(t4, t5, t6, t7))));
+    g = _mm256_add_epi64(
+        g, _mm256_srli_epi64(_mm256_avg_epu16(AvgTree(t0, t1, t2, t3),
+                                              AvgTree(t4, t5, t6, t7)),
+                             48));
+  }
+
   // AddHalf adds a half block: four vectors summed in a tree into `a`,
-  // their top words averaged in a tree and halved into `g`. In assembly, so
-  // that the compiler does not reassociate the adds into a longer chain
-  // through `a`.
+  // their top words averaged in a tree and halved into `g`.
   void AddHalf(__m256i t0, __m256i t1, __m256i t2, __m256i t3) {
-    __m256i s0, s1;
-    __asm__(
-        "vpaddq %[t1], %[t0], %[s0]\n\t"
-        "vpavgw %[t1], %[t0], %[t0]\n\t"
-        "vpaddq %[t3], %[t2], %[s1]\n\t"
-        "vpavgw %[t3], %[t2], %[t2]\n\t"
-        "vpaddq %[s1], %[s0], %[s0]\n\t"
-        "vpavgw %[t2], %[t0], %[t0]\n\t"
-        "vpaddq %[s0], %[a], %[a]\n\t"
-        "vpsrlq $49, %[t0], %[t0]\n\t"
-        "vpaddq %[t0], %[g], %[g]\n\t"
-        : [a] "+x"(a), [g] "+x"(g), [t0] "+x"(t0), [t2] "+x"(t2),
-          [s0] "=&x"(s0), [s1] "=&x"(s1)
-        : [t1] "x"(t1), [t3] "x"(t3));
+    a = _mm256_add_epi64(a, Opaque(Tree(t0, t1, t2, t3)));
+    g = _mm256_add_epi64(g, _mm256_srli_epi64(AvgTree(t0, t1, t2, t3), 49));
   }
 
   // Native returns the exact sum T of everything added as a native
@@ -174,18 +193,24 @@ struct Wide {
   return SwapBytes16(FoldNative(w.Native(scalar + SwapBytes16(initial))));
 }
 
-// Load reads 32 unaligned bytes into a register. The empty asm pins the
-// value in that register: without it GCC folds the load into the add as a
-// memory operand and loads the same bytes a second time for the shift,
-// doubling the loads per byte, which are the bottleneck.
+// Load reads 32 unaligned bytes into a register (Opaque): without the pin
+// GCC folds the load into the add as a memory operand and loads the same
+// bytes a second time for the shift or the average, doubling the loads per
+// byte, which are the bottleneck.
 __m256i Load(const uint8_t* p) {
-  __m256i x = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
-  __asm__("" : "+x"(x));
-  return x;
+  return Opaque(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)));
 }
 
 void Store(uint8_t* p, __m256i x) {
   _mm256_storeu_si256(reinterpret_cast<__m256i*>(p), x);
+}
+
+// Copy32 copies the 32 bytes at src + off to dst + off and returns them.
+[[gnu::always_inline]] inline __m256i Copy32(uint8_t* dst, const uint8_t* src,
+                                             size_t off) {
+  const __m256i x = Load(src + off);
+  Store(dst + off, x);
+  return x;
 }
 
 // kTailMask is 32 zero bytes then 32 0xff bytes: loading 32 bytes at
@@ -241,101 +266,40 @@ uint64_t OddTail(const uint8_t* p, size_t len) {
 }
 
 // SumBlocks adds the `blocks` (> 0) 256-byte blocks at p to `w` and advances
-// p past them. Per block: eight loads, seven adds in a tree and one into
-// w.a, seven averages in a tree, a shift and an add into w.g. Written in
-// assembly so that the compiler neither folds a load into an add (and
-// loads the bytes again for the average) nor moves accumulators between
-// registers inside the loop. Always inlined, so that the accumulators of a
-// caller stay in registers.
+// p past them. Per block: eight loads (Load: each read once), seven adds in
+// a tree and one into w.a, seven averages in a tree, a shift and an add into
+// w.g. Always inlined, so that the accumulators of a caller stay in
+// registers.
 [[gnu::always_inline]] inline void SumBlocks(const uint8_t*& p, size_t blocks,
                                              Wide& w) {
   const uint8_t* const end = p + blocks * kBlock;
-  __m256i t0, t1, t2, t3, t4, t5, t6, t7, s0, s1, s2, s3;
-  __asm__(
-      ".p2align 6\n\t"
-      // The loop at 32 bytes past a 64-byte boundary, where its speed does not
-      // depend on the code around it.
-      ".nops 32\n"
-      "1:\n\t"
-      "vmovdqu (%[p]), %[t0]\n\t"
-      "vmovdqu 32(%[p]), %[t1]\n\t"
-      "vmovdqu 64(%[p]), %[t2]\n\t"
-      "vmovdqu 96(%[p]), %[t3]\n\t"
-      "vmovdqu 128(%[p]), %[t4]\n\t"
-      "vmovdqu 160(%[p]), %[t5]\n\t"
-      "vmovdqu 192(%[p]), %[t6]\n\t"
-      "vmovdqu 224(%[p]), %[t7]\n\t"
-      "vpaddq %[t1], %[t0], %[s0]\n\t"
-      "vpavgw %[t1], %[t0], %[t0]\n\t"
-      "vpaddq %[t3], %[t2], %[s1]\n\t"
-      "vpavgw %[t3], %[t2], %[t2]\n\t"
-      "vpaddq %[t5], %[t4], %[s2]\n\t"
-      "vpavgw %[t5], %[t4], %[t4]\n\t"
-      "vpaddq %[t7], %[t6], %[s3]\n\t"
-      "vpavgw %[t7], %[t6], %[t6]\n\t"
-      "vpaddq %[s1], %[s0], %[s0]\n\t"
-      "vpavgw %[t2], %[t0], %[t0]\n\t"
-      "vpaddq %[s3], %[s2], %[s2]\n\t"
-      "vpavgw %[t6], %[t4], %[t4]\n\t"
-      "vpaddq %[s2], %[s0], %[s0]\n\t"
-      "vpavgw %[t4], %[t0], %[t0]\n\t"
-      "vpaddq %[s0], %[a], %[a]\n\t"
-      "vpsrlq $48, %[t0], %[t0]\n\t"
-      "vpaddq %[t0], %[g], %[g]\n\t"
-      "addq $256, %[p]\n\t"
-      "cmpq %[end], %[p]\n\t"
-      "jb 1b\n\t"
-      : [p] "+r"(p), [a] "+x"(w.a), [g] "+x"(w.g), [t0] "=&x"(t0),
-        [t1] "=&x"(t1), [t2] "=&x"(t2), [t3] "=&x"(t3), [t4] "=&x"(t4),
-        [t5] "=&x"(t5), [t6] "=&x"(t6), [t7] "=&x"(t7), [s0] "=&x"(s0),
-        [s1] "=&x"(s1), [s2] "=&x"(s2), [s3] "=&x"(s3)
-      : [end] "r"(end)
-      // The loop reads blocks * 256 bytes at p; "memory" says so.
-      : "cc", "memory");
+  do {
+    const __m256i t0 = Load(p), t1 = Load(p + 32), t2 = Load(p + 64),
+                  t3 = Load(p + 96), t4 = Load(p + 128), t5 = Load(p + 160),
+                  t6 = Load(p + 192), t7 = Load(p + 224);
+    w.AddBlock(t0, t1, t2, t3, t4, t5, t6, t7);
+    p += kBlock;
+  } while (p < end);
 }
 
 // SumLanesBlocks adds the `blocks` (> 0) 128-byte blocks at p to four Lanes
 // and advances p past them: the kernel of SumPieces for pieces shorter than
 // kPieceAlignFrom, whose 12 registers leave room for the four Lanes to stay
 // in registers across pieces (the 256-byte loop needs 14, and with the Lanes
-// live too they spill). In assembly so that the compiler does not shuffle
-// the accumulators between registers inside the loop, which is bound by how
-// many operations the core issues. Always inlined, so that the accumulators
-// of a caller stay in registers (SumPieces keeps them across pieces).
+// live too they spill). Always inlined, so that the accumulators of a caller
+// stay in registers (SumPieces keeps them across pieces).
 [[gnu::always_inline]] inline void SumLanesBlocks(const uint8_t*& p,
                                                   size_t blocks, Lanes& s0,
                                                   Lanes& s1, Lanes& s2,
                                                   Lanes& s3) {
   const uint8_t* const end = p + blocks * 128;
-  __m256i t0, t1, t2, t3;
-  __asm__(
-      "1:\n\t"
-      "vmovdqu (%[p]), %[t0]\n\t"
-      "vmovdqu 32(%[p]), %[t1]\n\t"
-      "vmovdqu 64(%[p]), %[t2]\n\t"
-      "vmovdqu 96(%[p]), %[t3]\n\t"
-      "vpaddq %[t0], %[a0], %[a0]\n\t"
-      "vpsrlq $32, %[t0], %[t0]\n\t"
-      "vpaddq %[t1], %[a1], %[a1]\n\t"
-      "vpsrlq $32, %[t1], %[t1]\n\t"
-      "vpaddq %[t2], %[a2], %[a2]\n\t"
-      "vpsrlq $32, %[t2], %[t2]\n\t"
-      "vpaddq %[t3], %[a3], %[a3]\n\t"
-      "vpsrlq $32, %[t3], %[t3]\n\t"
-      "vpaddq %[t0], %[h0], %[h0]\n\t"
-      "vpaddq %[t1], %[h1], %[h1]\n\t"
-      "vpaddq %[t2], %[h2], %[h2]\n\t"
-      "vpaddq %[t3], %[h3], %[h3]\n\t"
-      "subq $-128, %[p]\n\t"
-      "cmpq %[end], %[p]\n\t"
-      "jb 1b\n\t"
-      : [p] "+r"(p), [a0] "+x"(s0.a), [h0] "+x"(s0.h), [a1] "+x"(s1.a),
-        [h1] "+x"(s1.h), [a2] "+x"(s2.a), [h2] "+x"(s2.h), [a3] "+x"(s3.a),
-        [h3] "+x"(s3.h), [t0] "=&x"(t0), [t1] "=&x"(t1), [t2] "=&x"(t2),
-        [t3] "=&x"(t3)
-      : [end] "r"(end)
-      // The loop reads blocks * 128 bytes at p; "memory" says so.
-      : "cc", "memory");
+  do {
+    s0.Add(Load(p));
+    s1.Add(Load(p + 32));
+    s2.Add(Load(p + 64));
+    s3.Add(Load(p + 96));
+    p += 128;
+  } while (p < end);
 }
 
 // BlocksIn returns how many blocks and half blocks AddBody adds to its Wide
@@ -358,7 +322,9 @@ static_assert(BlocksIn(kChunk - 2) <= kMaxBlocks &&
     len %= kBlock;
   }
   if (len >= kHalf) {
-    w.AddHalf(Load(p), Load(p + 32), Load(p + 64), Load(p + 96));
+    const __m256i t0 = Load(p), t1 = Load(p + 32), t2 = Load(p + 64),
+                  t3 = Load(p + 96);
+    w.AddHalf(t0, t1, t2, t3);
     p += kHalf;
     len -= kHalf;
   }
@@ -401,108 +367,42 @@ uint16_t SumSmall(const uint8_t* p, size_t len) {
 // 1..~190 bytes below its own modulo 4 KiB (a destination just past the
 // source, modulo 4 KiB) waits for that store (4K aliasing); loading the whole
 // block first leaves only its first load behind such a store. Chosen per call.
+// The compiler keeps either order: dst may alias src.
 [[gnu::always_inline]] inline void CopySumBlocks(uint8_t*& dst,
                                                  const uint8_t*& src,
                                                  size_t blocks, Wide& w) {
   const uint8_t* const end = src + blocks * kBlock;
-  __m256i t0, t1, t2, t3, t4, t5, t6, t7, s0, s1, s2, s3;
   const uintptr_t ahead =
       (reinterpret_cast<uintptr_t>(dst) - reinterpret_cast<uintptr_t>(src)) &
       4095;
   if (ahead == 0 || ahead >= 192) {
-    __asm__(
-        ".p2align 5\n"
-        "1:\n\t"
-        "vmovdqu (%[s]), %[t0]\n\t"
-        "vmovdqu %[t0], (%[d])\n\t"
-        "vmovdqu 32(%[s]), %[t1]\n\t"
-        "vmovdqu %[t1], 32(%[d])\n\t"
-        "vmovdqu 64(%[s]), %[t2]\n\t"
-        "vmovdqu %[t2], 64(%[d])\n\t"
-        "vmovdqu 96(%[s]), %[t3]\n\t"
-        "vmovdqu %[t3], 96(%[d])\n\t"
-        "vmovdqu 128(%[s]), %[t4]\n\t"
-        "vmovdqu %[t4], 128(%[d])\n\t"
-        "vmovdqu 160(%[s]), %[t5]\n\t"
-        "vmovdqu %[t5], 160(%[d])\n\t"
-        "vmovdqu 192(%[s]), %[t6]\n\t"
-        "vmovdqu %[t6], 192(%[d])\n\t"
-        "vmovdqu 224(%[s]), %[t7]\n\t"
-        "vmovdqu %[t7], 224(%[d])\n\t"
-        "vpaddq %[t1], %[t0], %[s0]\n\t"
-        "vpavgw %[t1], %[t0], %[t0]\n\t"
-        "vpaddq %[t3], %[t2], %[s1]\n\t"
-        "vpavgw %[t3], %[t2], %[t2]\n\t"
-        "vpaddq %[t5], %[t4], %[s2]\n\t"
-        "vpavgw %[t5], %[t4], %[t4]\n\t"
-        "vpaddq %[t7], %[t6], %[s3]\n\t"
-        "vpavgw %[t7], %[t6], %[t6]\n\t"
-        "vpaddq %[s1], %[s0], %[s0]\n\t"
-        "vpavgw %[t2], %[t0], %[t0]\n\t"
-        "vpaddq %[s3], %[s2], %[s2]\n\t"
-        "vpavgw %[t6], %[t4], %[t4]\n\t"
-        "vpaddq %[s2], %[s0], %[s0]\n\t"
-        "vpavgw %[t4], %[t0], %[t0]\n\t"
-        "vpaddq %[s0], %[a], %[a]\n\t"
-        "vpsrlq $48, %[t0], %[t0]\n\t"
-        "vpaddq %[t0], %[g], %[g]\n\t"
-        "addq $256, %[s]\n\t"
-        "addq $256, %[d]\n\t"
-        "cmpq %[end], %[s]\n\t"
-        "jb 1b\n\t"
-        : [s] "+r"(src), [d] "+r"(dst), [a] "+x"(w.a), [g] "+x"(w.g),
-          [t0] "=&x"(t0), [t1] "=&x"(t1), [t2] "=&x"(t2), [t3] "=&x"(t3),
-          [t4] "=&x"(t4), [t5] "=&x"(t5), [t6] "=&x"(t6), [t7] "=&x"(t7),
-          [s0] "=&x"(s0), [s1] "=&x"(s1), [s2] "=&x"(s2), [s3] "=&x"(s3)
-        : [end] "r"(end)
-        : "cc", "memory");
+    do {
+      const __m256i t0 = Copy32(dst, src, 0), t1 = Copy32(dst, src, 32),
+                    t2 = Copy32(dst, src, 64), t3 = Copy32(dst, src, 96),
+                    t4 = Copy32(dst, src, 128), t5 = Copy32(dst, src, 160),
+                    t6 = Copy32(dst, src, 192), t7 = Copy32(dst, src, 224);
+      w.AddBlock(t0, t1, t2, t3, t4, t5, t6, t7);
+      src += kBlock;
+      dst += kBlock;
+    } while (src < end);
   } else {
-    __asm__(
-        ".p2align 5\n"
-        "1:\n\t"
-        "vmovdqu (%[s]), %[t0]\n\t"
-        "vmovdqu 32(%[s]), %[t1]\n\t"
-        "vmovdqu 64(%[s]), %[t2]\n\t"
-        "vmovdqu 96(%[s]), %[t3]\n\t"
-        "vmovdqu 128(%[s]), %[t4]\n\t"
-        "vmovdqu 160(%[s]), %[t5]\n\t"
-        "vmovdqu 192(%[s]), %[t6]\n\t"
-        "vmovdqu 224(%[s]), %[t7]\n\t"
-        "vmovdqu %[t0], (%[d])\n\t"
-        "vmovdqu %[t1], 32(%[d])\n\t"
-        "vmovdqu %[t2], 64(%[d])\n\t"
-        "vmovdqu %[t3], 96(%[d])\n\t"
-        "vmovdqu %[t4], 128(%[d])\n\t"
-        "vmovdqu %[t5], 160(%[d])\n\t"
-        "vmovdqu %[t6], 192(%[d])\n\t"
-        "vmovdqu %[t7], 224(%[d])\n\t"
-        "vpaddq %[t1], %[t0], %[s0]\n\t"
-        "vpavgw %[t1], %[t0], %[t0]\n\t"
-        "vpaddq %[t3], %[t2], %[s1]\n\t"
-        "vpavgw %[t3], %[t2], %[t2]\n\t"
-        "vpaddq %[t5], %[t4], %[s2]\n\t"
-        "vpavgw %[t5], %[t4], %[t4]\n\t"
-        "vpaddq %[t7], %[t6], %[s3]\n\t"
-        "vpavgw %[t7], %[t6], %[t6]\n\t"
-        "vpaddq %[s1], %[s0], %[s0]\n\t"
-        "vpavgw %[t2], %[t0], %[t0]\n\t"
-        "vpaddq %[s3], %[s2], %[s2]\n\t"
-        "vpavgw %[t6], %[t4], %[t4]\n\t"
-        "vpaddq %[s2], %[s0], %[s0]\n\t"
-        "vpavgw %[t4], %[t0], %[t0]\n\t"
-        "vpaddq %[s0], %[a], %[a]\n\t"
-        "vpsrlq $48, %[t0], %[t0]\n\t"
-        "vpaddq %[t0], %[g], %[g]\n\t"
-        "addq $256, %[s]\n\t"
-        "addq $256, %[d]\n\t"
-        "cmpq %[end], %[s]\n\t"
-        "jb 1b\n\t"
-        : [s] "+r"(src), [d] "+r"(dst), [a] "+x"(w.a), [g] "+x"(w.g),
-          [t0] "=&x"(t0), [t1] "=&x"(t1), [t2] "=&x"(t2), [t3] "=&x"(t3),
-          [t4] "=&x"(t4), [t5] "=&x"(t5), [t6] "=&x"(t6), [t7] "=&x"(t7),
-          [s0] "=&x"(s0), [s1] "=&x"(s1), [s2] "=&x"(s2), [s3] "=&x"(s3)
-        : [end] "r"(end)
-        : "cc", "memory");
+    do {
+      const __m256i t0 = Load(src), t1 = Load(src + 32), t2 = Load(src + 64),
+                    t3 = Load(src + 96), t4 = Load(src + 128),
+                    t5 = Load(src + 160), t6 = Load(src + 192),
+                    t7 = Load(src + 224);
+      Store(dst, t0);
+      Store(dst + 32, t1);
+      Store(dst + 64, t2);
+      Store(dst + 96, t3);
+      Store(dst + 128, t4);
+      Store(dst + 160, t5);
+      Store(dst + 192, t6);
+      Store(dst + 224, t7);
+      w.AddBlock(t0, t1, t2, t3, t4, t5, t6, t7);
+      src += kBlock;
+      dst += kBlock;
+    } while (src < end);
   }
 }
 
@@ -662,8 +562,8 @@ size_t HeadLength(const void* p) {
   return FinishNative(total, initial);
 }
 
-// Movsb copies src[0, n) to dst with `rep movsb` (the direction flag is
-// clear at every function boundary, by the ABI).
+// Movsb copies src[0, n) to dst with `rep movsb`, which no intrinsic names
+// (the direction flag is clear at every function boundary, by the ABI).
 [[gnu::always_inline]] inline void Movsb(uint8_t* dst, const uint8_t* src,
                                          size_t n) {
   __asm__ volatile("rep movsb" : "+D"(dst), "+S"(src), "+c"(n) : : "memory");

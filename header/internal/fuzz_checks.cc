@@ -24,7 +24,7 @@
 #include "header/protocol.h"
 #include "header/tcp.h"
 #include "header/udp.h"
-#include "tools/fuzz/fuzz_util.h"
+#include "testing/fuzz/fuzz_util.h"
 
 namespace ipsum::header::fuzzing {
 namespace {

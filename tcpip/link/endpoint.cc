@@ -76,10 +76,11 @@ absl::StatusOr<Offloads> Negotiate(int fd, const std::string& name,
   return got;
 }
 
-// ConfigureInterface sets the MTU and, if asked, IFF_UP, through a socket
-// of the calling thread's network namespace.
+// ConfigureInterface sets the MTU, the transmit queue's length (when not
+// 0) and, if asked, IFF_UP, through a socket of the calling thread's
+// network namespace.
 absl::Status ConfigureInterface(const std::string& name, size_t mtu,
-                                bool up) {
+                                size_t queue_len, bool up) {
   int s = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
   if (s < 0) s = socket(AF_INET6, SOCK_DGRAM | SOCK_CLOEXEC, 0);
   if (s < 0) {
@@ -94,6 +95,12 @@ absl::Status ConfigureInterface(const std::string& name, size_t mtu,
     status = Errno(errno == EINVAL ? absl::StatusCode::kInvalidArgument
                                    : absl::StatusCode::kInternal,
                    absl::StrCat("setting MTU ", mtu, " on ", name), errno);
+  } else if (queue_len != 0 &&
+             (ifr.ifr_qlen = static_cast<int>(queue_len),
+              ioctl(s, SIOCSIFTXQLEN, &ifr) != 0)) {
+    status = Errno(absl::StatusCode::kInternal,
+                   absl::StrCat("setting txqueuelen ", queue_len, " on ", name),
+                   errno);
   } else if (up) {
     if (ioctl(s, SIOCGIFFLAGS, &ifr) != 0) {
       status = Errno(absl::StatusCode::kInternal,
@@ -223,6 +230,11 @@ absl::StatusOr<std::unique_ptr<Endpoint>> Endpoint::Open(
     return absl::InvalidArgumentError(absl::StrCat(
         "bad MTU ", options.mtu, " for ", dev, ": 68..65535"));
   }
+  if (options.device_queue_len > (size_t{1} << 20)) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "bad device_queue_len ", options.device_queue_len, " for ", dev,
+        ": at most 1048576"));
+  }
   if (options.tx_queue_limit == 0 || options.rx_burst == 0) {
     return absl::InvalidArgumentError(
         absl::StrCat("tx_queue_limit and rx_burst must be positive for ", dev));
@@ -287,7 +299,9 @@ absl::StatusOr<std::unique_ptr<Endpoint>> Endpoint::Open(
   absl::StatusOr<Offloads> offloads = Negotiate(fd, name, options.request);
   if (!offloads.ok()) return offloads.status();
   ep->offloads_ = *offloads;
-  absl::Status s = ConfigureInterface(name, options.mtu, options.bring_up);
+  absl::Status s = ConfigureInterface(name, options.mtu,
+                                      options.device_queue_len,
+                                      options.bring_up);
   if (!s.ok()) return s;
   return ep;
 }
@@ -371,6 +385,18 @@ size_t Endpoint::ReadBurst(std::vector<PacketBuffer>& out, size_t max) {
     ++delivered;
   }
   return delivered;
+}
+
+void Endpoint::PacketQueue::push_back(PacketBuffer&& pkt) {
+  if (head_ == items_.size()) {
+    items_.clear();  // Keeps the capacity.
+    head_ = 0;
+  } else if (head_ >= 64 && 2 * head_ >= items_.size()) {
+    // Amortized: at least as many packets were queued since the last move.
+    items_.erase(items_.begin(), items_.begin() + static_cast<ptrdiff_t>(head_));
+    head_ = 0;
+  }
+  items_.push_back(std::move(pkt));
 }
 
 bool Endpoint::Send(PacketBuffer&& pkt) {
@@ -480,7 +506,7 @@ FlushResult Endpoint::Flush() {
   // Every turn writes, drops or expands one packet, or returns: bounded by
   // the queue and the segments it expands to.
   while (true) {
-    std::deque<PacketBuffer>* q;
+    PacketQueue* q;
     if (!tx_segments_.empty()) {
       q = &tx_segments_;
     } else if (!tx_queue_.empty()) {

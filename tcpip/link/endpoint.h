@@ -29,7 +29,6 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
-#include <deque>
 #include <memory>
 #include <span>
 #include <string>
@@ -94,6 +93,12 @@ struct EndpointOptions {
   // mtu is set on the interface (SIOCSIFMTU) and sizes each read's first
   // chunk; larger (GSO) frames spill into a second, 64 KiB chunk.
   size_t mtu = 1500;
+  // device_queue_len, when not 0, is set as the interface's txqueuelen
+  // (SIOCSIFTXQLEN): the frames the kernel holds for ReadBurst. The kernel
+  // drops a frame past it (the interface's TX dropped) rather than slow the
+  // sender, so a reader that is late in bursts wants it above the kernel's
+  // default (500 for TUN, 1000 for TAP). At most 1 << 20.
+  size_t device_queue_len = 0;
   // bring_up sets IFF_UP (SIOCSIFFLAGS). Addresses and routes are the
   // caller's (ip(8), netlink): Open does not assign any.
   bool bring_up = true;
@@ -254,12 +259,29 @@ class Endpoint {
   int Write(const PacketBuffer& pkt);
   void CountDrop(DropReason r) { ++counters_.drops[static_cast<size_t>(r)]; }
 
+  // PacketQueue is a FIFO of packets that keeps its storage: once it has
+  // held n packets, queueing n again allocates nothing (a deque of packets
+  // this size allocates a node per packet).
+  class PacketQueue {
+   public:
+    bool empty() const { return head_ == items_.size(); }
+    size_t size() const { return items_.size() - head_; }
+    PacketBuffer& front() { return items_[head_]; }
+    void push_back(PacketBuffer&& pkt);
+    // pop_front releases the front packet's buffers at once.
+    void pop_front() { items_[head_++] = PacketBuffer(); }
+
+   private:
+    std::vector<PacketBuffer> items_;
+    size_t head_ = 0;  // items_[0, head_) are spent.
+  };
+
   int fd_ = -1;
   EndpointOptions options_;
   Offloads offloads_;
   EndpointCounters counters_;
-  std::deque<PacketBuffer> tx_queue_;
-  std::deque<PacketBuffer> tx_segments_;  // Software segments, written first.
+  PacketQueue tx_queue_;
+  PacketQueue tx_segments_;  // Software segments, written first.
   buffer::View spill_;  // The 64 KiB second chunk of each read, until used.
 };
 

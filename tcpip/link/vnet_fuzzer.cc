@@ -36,7 +36,7 @@
 #include "tcpip/link/internal/vnet.h"
 #include "tcpip/packet_buffer.h"
 #include "tcpip/receive.h"
-#include "tools/fuzz/fuzz_util.h"
+#include "testing/fuzz/fuzz_util.h"
 
 namespace ipsum::tcpip::link {
 namespace {

@@ -16,10 +16,10 @@
 #include <cstdlib>
 #include <string>
 
+#include "testing/fuzz/fuzz_util.h"
 #include "tools/csum/capture.h"
 #include "tools/csum/report.h"
 #include "tools/csum/verify.h"
-#include "tools/fuzz/fuzz_util.h"
 
 namespace {
 

@@ -6,8 +6,9 @@
 //                         and check the verdicts against their ground truth
 //   csum sum FILE...      the 16-bit sum of each file ("-" is standard input)
 //   csum verify [--format=summary|tsv|json] CAPTURE...
-//                         judge every IPv4, TCP, UDP, ICMPv4 and ICMPv6
-//                         checksum in pcap / pcapng captures
+//                         judge every IPv4, TCP, UDP, UDP-Lite, ICMPv4,
+//                         ICMPv6 and GRE checksum in pcap / pcapng
+//                         captures, tunnels included
 //   csum fix IN OUT       write IN with every bad checksum corrected to OUT
 //   csum --cpu            the checksum implementations and the one chosen
 //   csum help             usage
@@ -55,17 +56,22 @@ constexpr char kUsage[] =
     "                sum, folded, not complemented) of each FILE in hex, and\n"
     "                the implementation that computed it; '-' reads stdin\n"
     "  verify [--format=summary|tsv|json] CAPTURE...\n"
-    "                judge every IPv4 header, TCP, UDP, ICMPv4 and ICMPv6\n"
-    "                checksum of the outermost IP datagram of each packet in\n"
-    "                pcap or pcapng files (link types ethernet, linux_sll,\n"
-    "                linux_sll2, raw, ipv4, ipv6, null, loop): good, bad,\n"
-    "                unverified (not all covered bytes captured, or a\n"
-    "                fragment) or none (UDP/IPv4 without checksum).\n"
+    "                judge every IPv4 header, TCP, UDP, UDP-Lite, ICMPv4,\n"
+    "                ICMPv6 and GRE checksum of each packet in pcap or\n"
+    "                pcapng files (link types ethernet, linux_sll,\n"
+    "                linux_sll2, raw, ipv4, ipv6, null, loop), inside\n"
+    "                IP-in-IP, GRE, VXLAN and Geneve tunnels too: good, bad,\n"
+    "                unverified (not all covered bytes captured, a fragment,\n"
+    "                or quoted in an ICMP error) or none (UDP/IPv4 without\n"
+    "                checksum).\n"
     "                summary: a table per capture; tsv: one line per field\n"
-    "                (frame layer verdict stored computed csum_off reason;\n"
-    "                reason: offload for a bad checksum an offloading host\n"
-    "                left, truncated, fragment, bad-length or routing-header\n"
-    "                for an unverified one); json: the same as JSON lines.\n"
+    "                (frame layer verdict stored computed csum_off reason\n"
+    "                ip_depth; reason: offload for a bad checksum an\n"
+    "                offloading host left, truncated, fragment, bad-length,\n"
+    "                routing-header or quoted for an unverified one;\n"
+    "                ip_depth: 1 for the outermost IP header, 2 inside a\n"
+    "                tunnel or ICMP quote, ...); json: the same as JSON\n"
+    "                lines.\n"
     "                tsv/json print the summary on\n"
     "                stderr. Several captures add a 'file' column.\n"
     "                CAPTURE '-' reads standard input.\n"

@@ -21,8 +21,10 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <initializer_list>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "checksum/checksum.h"
@@ -37,6 +39,7 @@
 #include "header/protocol.h"
 #include "header/tcp.h"
 #include "header/udp.h"
+#include "tools/csum/link_builders.h"
 
 namespace ipsum::csum {
 namespace {
@@ -100,11 +103,16 @@ const header::IPv6Address kDst6 = V6(2);
 // ---------------------------------------------------------------------------
 // Transport messages, checksum field zero until Seal.
 
-enum class Proto { kTCP, kUDP, kICMPv4, kICMPv6, kUDPLite, kOther };
+// kGRE is GRE with its checksum (RFC 2784); kOther any protocol without a
+// checksum, its number in Transport::number.
+enum class Proto { kTCP, kUDP, kICMPv4, kICMPv6, kUDPLite, kGRE, kOther };
 
 struct Transport {
   Proto proto = Proto::kTCP;
   Bytes bytes;
+  // number is the IP protocol of kOther: 253 (RFC 3692, experimentation)
+  // unless a tunnel sets it.
+  uint8_t number = 253;
 };
 
 uint8_t ProtocolNumber(Proto p) {
@@ -119,8 +127,10 @@ uint8_t ProtocolNumber(Proto p) {
       return header::kProtocolICMPv6;
     case Proto::kUDPLite:
       return 136;  // RFC 3828
+    case Proto::kGRE:
+      return 47;
     case Proto::kOther:
-      return 47;  // GRE: no checksum csum judges
+      return 253;
   }
   return 0;
 }
@@ -135,6 +145,8 @@ size_t ChecksumOffset(Proto p) {
     case Proto::kICMPv4:
     case Proto::kICMPv6:
       return 2;
+    case Proto::kGRE:
+      return 4;  // RFC 2784 section 2
     case Proto::kOther:
       break;
   }
@@ -153,6 +165,8 @@ const char* LayerOf(Proto p) {
       return "icmpv6";
     case Proto::kUDPLite:
       return "udplite";
+    case Proto::kGRE:
+      return "gre";
     case Proto::kOther:
       break;
   }
@@ -303,8 +317,13 @@ Bytes IPv4Header(size_t payload_length, uint8_t protocol, const V4Options& o,
   return b;
 }
 
+// Number is the IP protocol of `t`.
+uint8_t Number(const Transport& t) {
+  return t.proto == Proto::kOther ? t.number : ProtocolNumber(t.proto);
+}
+
 uint16_t V4Pseudo(const Transport& t, const V4Options& o) {
-  if (t.proto == Proto::kICMPv4) return 0;
+  if (t.proto == Proto::kICMPv4 || t.proto == Proto::kGRE) return 0;
   return header::PseudoHeaderSum(kSrc4, o.final_destination.value_or(kDst4),
                                  ProtocolNumber(t.proto),
                                  static_cast<uint16_t>(t.bytes.size()));
@@ -337,7 +356,7 @@ Datagram V4(Transport t, const V4Options& o = {}) {
   Datagram d;
   d.tp_correct = Seal(t, V4Pseudo(t, o));
   d.tp_pseudo = OffloadValues(t, kSrc4, o.final_destination.value_or(kDst4));
-  Bytes ip = IPv4Header(t.bytes.size(), ProtocolNumber(t.proto), o);
+  Bytes ip = IPv4Header(t.bytes.size(), Number(t), o);
   d.ip_header_length = ip.size();
   d.ip_correct = LoadBig16(ip.data() + 10);
   d.bytes = Concat(ip, t.bytes);
@@ -425,6 +444,7 @@ Bytes IPv6Header(size_t payload_length, uint8_t next_header,
 }
 
 uint16_t V6Pseudo(const Transport& t, const header::IPv6Address& dst) {
+  if (t.proto == Proto::kGRE) return 0;  // RFC 2784 section 2.5
   return header::PseudoHeaderSum(kSrc6, dst, ProtocolNumber(t.proto),
                                  static_cast<uint32_t>(t.bytes.size()));
 }
@@ -434,7 +454,7 @@ Datagram V6(Transport t, const V6Options& o = {}) {
   d.v4 = false;
   d.tp_correct = Seal(t, V6Pseudo(t, o.final_destination));
   d.tp_pseudo = OffloadValues(t, kSrc6, o.final_destination);
-  uint8_t next = o.extension.empty() ? ProtocolNumber(t.proto) : o.first_type;
+  uint8_t next = o.extension.empty() ? Number(t) : o.first_type;
   Bytes ip =
       IPv6Header(o.extension.size() + t.bytes.size(), next, o.destination);
   ip = Concat(ip, o.extension);
@@ -485,6 +505,8 @@ struct Expect {
   std::optional<uint16_t> computed;
   std::optional<size_t> offset;
   std::string reason;
+  // depth is the IP header the field belongs to, 1 for the outermost.
+  int depth = 1;
 };
 
 struct Frame {
@@ -524,29 +546,30 @@ std::string VerdictFor(uint16_t stored, uint16_t correct) {
   return "bad";
 }
 
-// Framed puts `d` behind the link header `link`, applies `damage` and
-// writes down what csum must say.
-Frame Framed(const Bytes& link, const Datagram& d, const Damage& damage = {},
-             size_t pad_to = 0) {
-  Frame f;
-  f.bytes = Concat(link, d.bytes);
-  if (f.bytes.size() < pad_to) f.bytes.resize(pad_to, 0);
-  const size_t net = link.size();
+// Damaged returns `d` with `damage`'s stored values in its checksum fields
+// (the cut is the frame's business).
+Datagram Damaged(Datagram d, const Damage& damage) {
+  if (damage.ip_stored) StoreBig16(d.bytes.data() + 10, *damage.ip_stored);
+  if (damage.tp_stored) {
+    StoreBig16(d.bytes.data() + d.ip_header_length + ChecksumOffset(d.proto),
+               *damage.tp_stored);
+  }
+  return d;
+}
+
+// AddExpects writes down what csum must say about `d`, found at `net` in
+// the frame `f`, the IP header number `depth`.
+void AddExpects(Frame& f, const Datagram& d, size_t net, int depth) {
   const size_t ip_field = net + 10;
   const size_t tp_field = net + d.ip_header_length + ChecksumOffset(d.proto);
-  if (damage.ip_stored)
-    StoreBig16(f.bytes.data() + ip_field, *damage.ip_stored);
-  if (damage.tp_stored)
-    StoreBig16(f.bytes.data() + tp_field, *damage.tp_stored);
-  f.caplen = damage.caplen ? damage.caplen : f.bytes.size();
   const size_t captured_end = std::min(f.caplen, net + d.bytes.size());
   // A TSO super-packet: an IPv4 length of 0 or past the frame, nothing cut.
   // It is judged over the bytes the frame has (verify.h).
   const bool tso =
-      d.v4 && f.caplen == f.bytes.size() &&
+      depth == 1 && d.v4 && f.caplen == f.bytes.size() &&
       (d.declared_length == 0 || net + d.declared_length > f.bytes.size());
   if (d.v4) {
-    Expect e{"ipv4", "unverified", {}, {}, {}, "truncated"};
+    Expect e{"ipv4", "unverified", {}, {}, {}, "truncated", depth};
     if (ip_field + 2 <= captured_end) {
       e.stored = LoadBig16(f.bytes.data() + ip_field);
       e.offset = ip_field;
@@ -558,14 +581,14 @@ Frame Framed(const Bytes& link, const Datagram& d, const Damage& damage = {},
     }
     f.expects.push_back(e);
     // A cut IPv4 header hides the transport header from the parse.
-    if (net + d.ip_header_length > captured_end) return f;
+    if (net + d.ip_header_length > captured_end) return;
   } else if (net + d.ip_header_length > captured_end) {
-    return f;
+    return;
   }
-  if (!d.has_transport_header) return f;
-  if (d.proto == Proto::kICMPv4 && !d.v4) return f;
-  if (d.proto == Proto::kICMPv6 && d.v4) return f;
-  Expect e{LayerOf(d.proto), "unverified", {}, {}, {}, "truncated"};
+  if (!d.has_transport_header) return;
+  if (d.proto == Proto::kICMPv4 && !d.v4) return;
+  if (d.proto == Proto::kICMPv6 && d.v4) return;
+  Expect e{LayerOf(d.proto), "unverified", {}, {}, {}, "truncated", depth};
   if (tp_field + 2 <= captured_end) {
     e.stored = LoadBig16(f.bytes.data() + tp_field);
     e.offset = tp_field;
@@ -589,6 +612,17 @@ Frame Framed(const Bytes& link, const Datagram& d, const Damage& damage = {},
     }
   }
   f.expects.push_back(e);
+}
+
+// Framed puts `d` behind the link header `link`, applies `damage` and
+// writes down what csum must say.
+Frame Framed(const Bytes& link, const Datagram& d, const Damage& damage = {},
+             size_t pad_to = 0) {
+  Frame f;
+  f.bytes = Concat(link, Damaged(d, damage).bytes);
+  if (f.bytes.size() < pad_to) f.bytes.resize(pad_to, 0);
+  f.caplen = damage.caplen ? damage.caplen : f.bytes.size();
+  AddExpects(f, d, link.size(), 1);
   return f;
 }
 
@@ -869,12 +903,270 @@ std::vector<Frame> EthernetFrames() {
 }
 
 // ---------------------------------------------------------------------------
+// Tunnels and ICMP errors: datagrams inside datagrams.
+
+// Tunnelled is an inner datagram (damaged as it was sent) wrapped in an
+// outer one: `prefix` (the tunnel's own header, and an Ethernet header for
+// VXLAN, Geneve and GRE bridging) comes before it in the outer payload.
+struct Tunnelled {
+  Datagram outer;
+  Datagram inner;
+  size_t prefix = 0;
+};
+
+// UDPTo is a UDP header to `port` (checksum zero until sealed) before
+// `payload`.
+Transport UDPTo(uint16_t port, const Bytes& payload) {
+  header::UDPFields f;
+  f.source_port = 49152;
+  f.destination_port = port;
+  f.length = static_cast<uint16_t>(header::UDP::kSize + payload.size());
+  Bytes b(header::UDP::kSize);
+  CheckOk(header::UDP::Encode(f, b), "UDP encode");
+  return {Proto::kUDP, Concat(b, payload)};
+}
+
+// Wrap builds the outer datagram, IPv4 or IPv6, around `inner` behind
+// `head`, as `kind` (`number` for kOther), and seals the outer checksum
+// over the inner bytes as they were sent.
+Tunnelled Wrap(bool outer_v4, const Datagram& inner, Proto kind, uint8_t number,
+               const Bytes& head) {
+  Transport t{kind, Concat(head, inner.bytes), number};
+  Tunnelled r;
+  r.inner = inner;
+  r.prefix = head.size();
+  r.outer = outer_v4 ? V4(t) : V6(t);
+  return r;
+}
+
+Tunnelled IPinIP(bool outer_v4, const Datagram& inner) {
+  return Wrap(outer_v4, inner, Proto::kOther, inner.v4 ? 4 : 41, {});
+}
+
+// GRE is a GRE header (RFC 2784, RFC 2890) with the checksum (sealed as
+// the outer transport), key and sequence fields asked, carrying `inner`
+// directly or, `bridged`, in an Ethernet frame (0x6558).
+Tunnelled GRE(bool outer_v4, const Datagram& inner, bool checksum, bool key,
+              bool sequence, bool bridged) {
+  Bytes h = {static_cast<uint8_t>((checksum ? 0x80 : 0) | (key ? 0x20 : 0) |
+                                  (sequence ? 0x10 : 0)),
+             0, 0, 0};
+  StoreBig16(h.data() + 2, bridged ? 0x6558 : EtherTypeOf(inner));
+  if (checksum) h.insert(h.end(), {0, 0, 0, 0});
+  if (key) h.insert(h.end(), {0, 0, 0x12, 0x34});
+  if (sequence) h.insert(h.end(), {0, 0, 0, 7});
+  if (bridged) h = Concat(h, Ethernet(EtherTypeOf(inner)));
+  return Wrap(outer_v4, inner, checksum ? Proto::kGRE : Proto::kOther, 47, h);
+}
+
+// UDPTunnel wraps `inner` behind `head` in UDP to `port`.
+Tunnelled UDPTunnel(bool outer_v4, const Datagram& inner, uint16_t port,
+                    const Bytes& head) {
+  Tunnelled r;
+  r.inner = inner;
+  r.prefix = header::UDP::kSize + head.size();
+  Transport t = UDPTo(port, Concat(head, inner.bytes));
+  r.outer = outer_v4 ? V4(t) : V6(t);
+  return r;
+}
+
+// VXLAN (RFC 7348): UDP to 4789, the 8-byte header with the I flag and VNI
+// 0x123456, then Ethernet.
+Tunnelled VXLAN(bool outer_v4, const Datagram& inner) {
+  return UDPTunnel(outer_v4, inner, 4789,
+                   Concat(Bytes{0x08, 0, 0, 0, 0x12, 0x34, 0x56, 0},
+                          Ethernet(EtherTypeOf(inner))));
+}
+
+// Geneve (RFC 8926) to 6081 with one 12-byte option (class 0x0102, type
+// 0x80, 8 bytes of data) and protocol 0x6558, Ethernet.
+Tunnelled Geneve(bool outer_v4, const Datagram& inner) {
+  const Bytes h = {3,    0,    0x65, 0x58, 0,    0,    0x2a, 0,  // 3 words
+                   0x01, 0x02, 0x80, 2,    0xde, 0xad, 0xbe, 0xef, 1, 2, 3, 4};
+  return UDPTunnel(outer_v4, inner, 6081,
+                   Concat(h, Ethernet(EtherTypeOf(inner))));
+}
+
+// FramedTunnel frames `t` behind Ethernet, the outer datagram damaged by
+// `outer_damage`, and writes down both datagrams' fields.
+Frame FramedTunnel(const Tunnelled& t, const Damage& outer_damage = {}) {
+  const Bytes link = Ethernet(EtherTypeOf(t.outer));
+  Frame f = Framed(link, t.outer, outer_damage);
+  AddExpects(f, t.inner, link.size() + t.outer.ip_header_length + t.prefix, 2);
+  return f;
+}
+
+// TunnelFrames covers every tunnel csum follows, good and bad checksums
+// inside and out.
+std::vector<Frame> TunnelFrames() {
+  std::vector<Frame> out;
+  uint32_t seed = 2700;
+  auto bad_tp = [](const Datagram& d) {
+    return Damaged(d, TpStored(static_cast<uint16_t>(d.tp_correct ^ 0x0440)));
+  };
+  auto bad_ip = [](const Datagram& d) {
+    return Damaged(d, IpStored(static_cast<uint16_t>(d.ip_correct ^ 0x0101)));
+  };
+  auto add = [&](const Tunnelled& t, const Damage& outer_damage = {}) {
+    out.push_back(FramedTunnel(t, outer_damage));
+  };
+  // IP in IP: 4in4, 6in4, 4in6, 6in6; an inner TCP and an inner IPv4
+  // header bad, and an outer IPv4 header bad.
+  add(IPinIP(true, V4(TCP(60, ++seed))));
+  add(IPinIP(true, bad_tp(V4(TCP(60, ++seed)))));
+  {
+    Tunnelled t = IPinIP(true, bad_ip(V4(UDP(40, ++seed))));
+    add(t, IpStored(static_cast<uint16_t>(t.outer.ip_correct ^ 0x2000)));
+  }
+  add(IPinIP(true, V6(UDP(50, ++seed))));
+  add(IPinIP(true, bad_tp(V6(TCP(50, ++seed)))));
+  add(IPinIP(false, V4(ICMPv4Echo(24, ++seed))));
+  add(IPinIP(false, bad_tp(V4(UDP(30, ++seed)))));
+  add(IPinIP(false, V6(ICMPv6Echo(24, ++seed))));
+  add(IPinIP(false, bad_tp(V6(UDP(30, ++seed)))));
+  // GRE without a checksum, with key and sequence number; with a checksum,
+  // good and bad, over a good and a bad inner datagram; over IPv6;
+  // bridging Ethernet (0x6558).
+  add(GRE(true, V4(TCP(40, ++seed)), false, true, true, false));
+  add(GRE(true, V4(UDP(40, ++seed)), true, false, false, false));
+  add(GRE(true, bad_tp(V4(TCP(40, ++seed))), true, true, true, false));
+  {
+    Tunnelled t = GRE(true, V6(TCP(40, ++seed)), true, true, false, false);
+    add(t, TpStored(static_cast<uint16_t>(t.outer.tp_correct + 3)));
+  }
+  add(GRE(false, bad_ip(V4(UDP(30, ++seed))), true, false, true, false));
+  add(GRE(true, V4(TCP(30, ++seed)), true, false, false, true));
+  // VXLAN: outer UDP checksum good, bad, zero (none, the usual case over
+  // IPv4); over IPv6; an inner bad TCP and IPv4 header under a zero outer
+  // checksum (fix must leave that zero).
+  add(VXLAN(true, V4(TCP(80, ++seed))));
+  {
+    Tunnelled t = VXLAN(true, V4(UDP(40, ++seed)));
+    add(t, TpStored(static_cast<uint16_t>(t.outer.tp_correct ^ 0x8000)));
+  }
+  add(VXLAN(true, V6(TCP(40, ++seed))), TpStored(0));
+  add(VXLAN(true, bad_ip(bad_tp(V4(TCP(40, ++seed))))), TpStored(0));
+  add(VXLAN(false, bad_tp(V4(UDP(40, ++seed)))));
+  // Geneve with an option: good, an inner bad UDP, the outer bad.
+  add(Geneve(true, V4(TCP(40, ++seed))));
+  add(Geneve(true, bad_tp(V6(UDP(40, ++seed)))));
+  {
+    Tunnelled t = Geneve(false, V4(ICMPv4Echo(16, ++seed)));
+    add(t, TpStored(static_cast<uint16_t>(t.outer.tp_correct - 1)));
+  }
+  // A VXLAN frame cut by the capture inside the inner TCP payload: the
+  // outer UDP and the inner TCP unverified, the IPv4 headers judged.
+  {
+    Tunnelled t = VXLAN(true, V4(TCP(200, ++seed)));
+    const Bytes link = Ethernet(EtherTypeOf(t.outer));
+    const size_t inner_net = link.size() + t.outer.ip_header_length + t.prefix;
+    Frame f = Framed(link, t.outer, Cut(inner_net + 20 + 20 + 50));
+    AddExpects(f, t.inner, inner_net, 2);
+    out.push_back(f);
+  }
+  // IPv4 in IPv4 nested ten deep, the innermost carrying TCP: csum reads
+  // kMaxIPDepth (8) IP headers and marks the frame; only their IPv4 header
+  // checksums are reported.
+  {
+    constexpr int kLevels = 10;
+    constexpr int kMaxIPDepth = 8;
+    std::vector<Datagram> levels = {V4(TCP(20, ++seed))};
+    for (int i = 1; i < kLevels; ++i) {
+      levels.push_back(V4(Transport{Proto::kOther, levels.back().bytes, 4}));
+    }
+    const Bytes link = Ethernet(0x0800);
+    Frame f = Framed(link, levels.back());
+    for (int depth = 2; depth <= kMaxIPDepth; ++depth) {
+      const size_t net = link.size() + 20 * (depth - 1);
+      AddExpects(f, levels[kLevels - depth], net, depth);
+    }
+    out.push_back(f);
+  }
+  return out;
+}
+
+// QuotingError is an ICMPv4 (`v4`) or ICMPv6 error of `type` and `code`
+// quoting the first `quote` bytes of `d`.
+Transport QuotingError(bool v4, uint8_t type, uint8_t code, const Datagram& d,
+                       size_t quote) {
+  Bytes b = {type, code, 0, 0, 0, 0, 0, 0};
+  if (!v4 && type == 2) StoreBig32(b.data() + 4, 1280);  // the MTU
+  b.insert(b.end(), d.bytes.begin(),
+           d.bytes.begin() + std::min(quote, d.bytes.size()));
+  return {v4 ? Proto::kICMPv4 : Proto::kICMPv6, b};
+}
+
+// FramedError frames the error `e` (an ICMP message around `quoted`'s
+// first `quote` bytes, as QuotingError made it) and writes down the
+// quoted fields: unverified, reason `quoted`, at ip_depth 2.
+Frame FramedError(const Datagram& e, const Datagram& quoted, size_t quote,
+                  const Damage& damage = {}) {
+  const Bytes link = Ethernet(EtherTypeOf(e));
+  Frame f = Framed(link, e, damage);
+  const size_t net = link.size() + e.ip_header_length + 8;
+  const size_t end = net + std::min(quote, quoted.bytes.size());
+  auto row = [&](const char* layer, size_t field) {
+    Expect x{layer, "unverified", {}, {}, {}, "quoted", 2};
+    if (field + 2 <= end) {
+      x.stored = LoadBig16(f.bytes.data() + field);
+      x.offset = field;
+    }
+    f.expects.push_back(x);
+  };
+  if (quoted.v4) row("ipv4", net + 10);
+  if (net + quoted.ip_header_length > end) return f;
+  row(LayerOf(quoted.proto),
+      net + quoted.ip_header_length + ChecksumOffset(quoted.proto));
+  return f;
+}
+
+// IcmpErrorFrames are ICMP errors quoting TCP and UDP datagrams: the
+// error's checksum judged (two bad), the quote reported, not judged.
+std::vector<Frame> IcmpErrorFrames() {
+  std::vector<Frame> out;
+  uint32_t seed = 2800;
+  auto add = [&](bool v4, uint8_t type, uint8_t code, const Datagram& q,
+                 size_t quote, bool bad = false) {
+    Datagram e = v4 ? V4(QuotingError(true, type, code, q, quote))
+                    : V6(QuotingError(false, type, code, q, quote));
+    out.push_back(
+        FramedError(e, q, quote,
+                    bad ? TpStored(static_cast<uint16_t>(e.tp_correct ^ 0x0202))
+                        : Damage{}));
+  };
+  // RFC 792: the IP header and 64 bits of the datagram. TCP's checksum is
+  // not in those 8 bytes; UDP's is.
+  add(true, 3, 3, V4(UDP(100, ++seed)), 28);
+  add(true, 3, 1, V4(TCP(100, ++seed)), 28);
+  add(true, 11, 0, V4(UDP(60, ++seed)), 28, true);
+  // RFC 1812 4.3.2.3: as much as fits; a bad checksum in a quote is
+  // reported, not judged.
+  {
+    Datagram q = V4(TCP(60, ++seed));
+    q = Damaged(q, TpStored(static_cast<uint16_t>(q.tp_correct ^ 0x1111)));
+    add(true, 12, 0, q, q.bytes.size());
+  }
+  add(true, 3, 4, V4(UDP(1400, ++seed)), 576 - 28);
+  // ICMPv6 (RFC 4443): Destination Unreachable, Packet Too Big, Time
+  // Exceeded, Parameter Problem, each quoting as much as fits.
+  add(false, 1, 4, V6(UDP(60, ++seed)), 1232);
+  add(false, 2, 0, V6(TCP(1400, ++seed)), 1232);
+  add(false, 3, 0, V6(TCP(40, ++seed)), 1232, true);
+  add(false, 4, 1, V6(UDP(8, ++seed)), 1232);
+  // An Echo Reply is no error: its data is not a quote.
+  out.push_back(Framed(Ethernet(0x0800), V4(ICMPv4Echo(48, ++seed, 0))));
+  return out;
+}
+
+// ---------------------------------------------------------------------------
 // Writers.
 
 void WriteTruth(const std::string& path, const std::vector<Frame>& frames) {
   FILE* f = std::fopen(path.c_str(), "w");
   Check(f != nullptr, "cannot write ground truth");
-  std::fputs("frame\tlayer\tverdict\tstored\tcomputed\tcsum_off\treason\n", f);
+  std::fputs(
+      "frame\tlayer\tverdict\tstored\tcomputed\tcsum_off\treason\tip_depth\n",
+      f);
   for (size_t i = 0; i < frames.size(); ++i) {
     for (const Expect& e : frames[i].expects) {
       std::fprintf(f, "%zu\t%s\t%s\t", i + 1, e.layer.c_str(),
@@ -884,7 +1176,7 @@ void WriteTruth(const std::string& path, const std::vector<Frame>& frames) {
       if (e.computed) std::fprintf(f, "0x%04x", *e.computed);
       std::fputc('\t', f);
       if (e.offset) std::fprintf(f, "%zu", *e.offset);
-      std::fprintf(f, "\t%s\n", e.reason.c_str());
+      std::fprintf(f, "\t%s\t%d\n", e.reason.c_str(), e.depth);
     }
   }
   std::fclose(f);
@@ -976,6 +1268,354 @@ void WritePcapng(const std::string& dir, const std::string& name,
   WriteTruth(dir + "/" + name + ".tsv", frames);
 }
 
+// ---------------------------------------------------------------------------
+// Link layers and Ethernet shims (link.h): one capture per link type, and
+// ethernet-shims.pcap for what can sit between Ethernet and IP.
+
+// WithTrailer appends `n` bytes that follow the packet on the link (a
+// MACsec ICV, an FCS); the capture keeps them unless it was cut.
+using builders::Be16;
+using builders::NflogTlv;
+
+constexpr size_t kIcv = 16;  // MACsec ICV (link.h)
+
+Frame WithTrailer(Frame f, size_t n, uint8_t fill) {
+  const bool whole = f.caplen == f.bytes.size();
+  f.bytes.insert(f.bytes.end(), n, fill);
+  if (whole) f.caplen = f.bytes.size();
+  return f;
+}
+
+// NoRecords is a frame csum counts without judging any field (not IP, or
+// cut inside its link-layer headers).
+Frame NoRecords(Bytes bytes, size_t caplen = 0) {
+  Frame f;
+  f.bytes = std::move(bytes);
+  f.caplen = caplen ? caplen : f.bytes.size();
+  return f;
+}
+
+// MPLS label stack entries, the last one bottom of stack.
+Bytes MplsLabels(std::initializer_list<uint32_t> labels) {
+  Bytes b;
+  size_t i = 0;
+  for (uint32_t label : labels) {
+    b = Concat(b, builders::MplsLabel(label, ++i == labels.size()));
+  }
+  return b;
+}
+
+uint16_t PppProtocolOf(const Datagram& d) { return d.v4 ? 0x0021 : 0x0057; }
+
+// PPPoE session header for a PPP frame of `ppp_length` bytes (protocol
+// field included).
+Bytes Pppoe(size_t ppp_length) {
+  Bytes b = {0x11, 0x00, 0x12, 0x34};
+  Bytes len = Be16(static_cast<uint16_t>(ppp_length));
+  b.insert(b.end(), len.begin(), len.end());
+  return b;
+}
+
+// MACsec SecTAG after its EtherType: TCI (AN 1, SC as asked, E and C as
+// asked), short length 0, packet number 7, the SCI when SC is set.
+Bytes SecTag(bool sci, bool encrypted = false) {
+  uint8_t tci = 0x01;
+  if (sci) tci |= 0x20;
+  if (encrypted) tci |= 0x0c;
+  Bytes b = {tci, 0x00, 0, 0, 0, 7};
+  if (sci) b.insert(b.end(), {0x02, 0, 0, 0, 0, 1, 0x00, 0x01});
+  return b;
+}
+
+// NSH base header and service path header, `words` 4-byte words long
+// (MD type 2 for 2 words, MD type 1 with zero context for 6).
+Bytes Nsh(uint8_t next, uint8_t words) {
+  Bytes b = {0x0f,
+             static_cast<uint8_t>(0xc0 | words),
+             static_cast<uint8_t>(words == 6 ? 1 : 2),
+             next,
+             0,
+             0,
+             42,
+             255};
+  b.resize(size_t{words} * 4, 0);
+  return b;
+}
+
+std::vector<Frame> EthernetShimFrames() {
+  std::vector<Frame> out;
+  uint32_t seed = 1000;
+  auto add = [&](const Bytes& link, const Datagram& d, Damage dmg = {},
+                 size_t pad_to = 0) {
+    out.push_back(Framed(link, d, dmg, pad_to));
+  };
+  auto bad = [](const Datagram& d) {
+    return TpStored(static_cast<uint16_t>(d.tp_correct ^ 0x0101));
+  };
+  // MPLS: one label, two, behind a VLAN tag, and an Ethernet pseudowire
+  // (control word, then the customer's frame).
+  add(Concat(Ethernet(0x8847), MplsLabels({100})), V4(TCP(60, ++seed)));
+  add(Concat(Ethernet(0x8847), MplsLabels({100, 200})), V6(UDP(40, ++seed)));
+  {
+    Datagram d = V4(UDP(30, ++seed));
+    add(Concat(Ethernet(0x8847, 1), MplsLabels({16, 17, 18})), d, bad(d));
+  }
+  {
+    Datagram d = V4(TCP(40, ++seed));
+    Bytes link = Concat(Ethernet(0x8847), MplsLabels({300}));
+    link = Concat(link, Bytes{0, 0, 0, 1});  // control word, sequence 1
+    add(Concat(link, Ethernet(0x0800)), d);
+    // Without a control word: the customer's frame right after the label,
+    // its addresses starting with 0x0 (an Intel OUI).
+    Bytes customer = Ethernet(0x86dd);
+    for (size_t at : {0, 6}) {
+      customer[at] = 0x00, customer[at + 1] = 0x1b, customer[at + 2] = 0x21;
+    }
+    add(Concat(Concat(Ethernet(0x8847), MplsLabels({301})), customer),
+        V6(UDP(40, ++seed)));
+  }
+  // A label stack deeper than csum follows, and one cut short.
+  {
+    Bytes link = Ethernet(0x8847);
+    for (int i = 0; i < 17; ++i) link = Concat(link, MplsLabels({0x1234, 0}));
+    out.push_back(NoRecords(Concat(link, V4(UDP(8, ++seed)).bytes)));
+    Bytes cut = Concat(Ethernet(0x8847), MplsLabels({1, 2, 3}));
+    cut.erase(cut.end() - 6, cut.end());  // inside the second label
+    out.push_back(NoRecords(cut));
+  }
+  // PPPoE sessions, one padded to Ethernet's minimum.
+  for (const Datagram& d :
+       {V4(TCP(60, ++seed)), V6(UDP(40, ++seed)), V4(UDP(4, ++seed))}) {
+    Bytes link = Concat(Ethernet(0x8864), Pppoe(2 + d.bytes.size()));
+    link = Concat(link, Be16(PppProtocolOf(d)));
+    add(link, d, d.proto == Proto::kTCP ? bad(d) : Damage{}, 60);
+  }
+  // MACsec with integrity only: SecTAG of 16 bytes (with SCI) and of 8,
+  // the ICV after the packet; one capture cut inside the ICV; an
+  // encrypted frame (not IP).
+  {
+    Datagram d = V4(UDP(50, ++seed));
+    Bytes link = Concat(Concat(Ethernet(0x88e5), SecTag(true)), Be16(0x0800));
+    out.push_back(WithTrailer(Framed(link, d), kIcv, 0xa5));
+  }
+  {
+    Datagram d = V6(TCP(70, ++seed));
+    Bytes link = Concat(Concat(Ethernet(0x88e5), SecTag(false)), Be16(0x86dd));
+    out.push_back(WithTrailer(Framed(link, d, bad(d)), kIcv, 0x5a));
+  }
+  {
+    Datagram d = V4(TCP(30, ++seed));
+    Bytes link = Concat(Concat(Ethernet(0x88e5), SecTag(true)), Be16(0x0800));
+    Frame f = WithTrailer(Framed(link, d), kIcv, 0x3c);
+    f.caplen = f.bytes.size() - 8;
+    out.push_back(f);
+  }
+  {
+    // A TSO super-packet (IPv4 length 0): judged over the bytes before the
+    // ICV.
+    V4Options tso;
+    tso.zero_length = true;
+    Datagram d = V4(TCP(300, ++seed), tso);
+    Bytes link = Concat(Concat(Ethernet(0x88e5), SecTag(false)), Be16(0x0800));
+    out.push_back(WithTrailer(Framed(link, d), kIcv, 0x77));
+  }
+  out.push_back(NoRecords(Concat(Concat(Ethernet(0x88e5), SecTag(true, true)),
+                                 Payload(64, ++seed))));
+  // Cisco FabricPath: outer addresses, 0x8903, FTag/TTL, inner frame.
+  {
+    Datagram d = V4(TCP(40, ++seed));
+    Bytes outer = {0x02, 0x00, 0x0a, 0x00, 0x00, 0x01, 0x02, 0x00,
+                   0x0b, 0x00, 0x00, 0x02, 0x89, 0x03, 0x00, 0x3f};
+    add(Concat(outer, Ethernet(0x0800, 1)), d);
+    // With the frame's FCS captured: past the IP length, not the packet's.
+    Datagram d6 = V6(UDP(40, ++seed));
+    out.push_back(
+        WithTrailer(Framed(Concat(outer, Ethernet(0x86dd)), d6), 4, 0xfc));
+  }
+  // Arista timestamp headers, 64-bit and 48-bit.
+  {
+    Datagram d = V4(UDP(40, ++seed));
+    Bytes link = Ethernet(0xd28b);
+    link.insert(link.end(), {0x00, 0x01, 0x00, 0x10, 0x65, 0x00, 0x00, 0x01,
+                             0x00, 0x00, 0x03, 0xe8, 0x08, 0x00});
+    add(link, d);
+  }
+  {
+    Datagram d = V6(TCP(40, ++seed));
+    Bytes link = Ethernet(0xd28b);
+    link.insert(link.end(), {0x00, 0x01, 0x00, 0x20, 0x00, 0x01, 0x00, 0x00,
+                             0x03, 0xe8, 0x86, 0xdd});
+    add(link, d, bad(d));
+  }
+  // NSH: IPv4 (MD type 2), IPv6 (MD type 1), Ethernet.
+  add(Concat(Ethernet(0x894f), Nsh(1, 2)), V4(ICMPv4Echo(24, ++seed)));
+  add(Concat(Ethernet(0x894f), Nsh(2, 6)), V6(UDP(24, ++seed)));
+  add(Concat(Concat(Ethernet(0x894f), Nsh(3, 2)), Ethernet(0x86dd)),
+      V6(TCP(24, ++seed)));
+  return out;
+}
+
+// PPP frames with and without HDLC-like address and control bytes, and
+// with a compressed protocol field; an LCP frame is not IP.
+std::vector<Frame> PppFrames(bool hdlc) {
+  std::vector<Frame> out = Basic(
+      [](const Datagram& d) {
+        return Concat(Bytes{0xff, 0x03}, Be16(PppProtocolOf(d)));
+      },
+      hdlc ? 1300 : 1200);
+  if (hdlc) {
+    // Cisco PPP with HDLC framing.
+    Datagram d = V4(UDP(20, 1310));
+    out.push_back(Framed(Bytes{0x0f, 0x00, 0x08, 0x00}, d));
+  } else {
+    out.push_back(Framed(Be16(0x0021), V4(TCP(20, 1210))));
+    out.push_back(Framed(Bytes{0x57}, V6(UDP(20, 1211))));
+  }
+  out.push_back(
+      NoRecords(Bytes{0xff, 0x03, 0xc0, 0x21, 0x01, 0x01, 0x00, 0x04}));
+  return out;
+}
+
+// Frame Relay: Q.922 address of DLCI 100, then RFC 2427's NLPID or SNAP
+// encapsulation, or Cisco's EtherType.
+std::vector<Frame> FrameRelayFrames() {
+  std::vector<Frame> out = Basic(
+      [](const Datagram& d) {
+        return Bytes{0x18, 0x41, 0x03,
+                     static_cast<uint8_t>(d.v4 ? 0xcc : 0x8e)};
+      },
+      1400);
+  out.push_back(
+      Framed(Bytes{0x18, 0x41, 0x03, 0x00, 0x80, 0x00, 0x00, 0x00, 0x86, 0xdd},
+             V6(TCP(20, 1410))));
+  out.push_back(Framed(Bytes{0x18, 0x41, 0x08, 0x00}, V4(UDP(20, 1411))));
+  return out;
+}
+
+// NFLOG: header, NFULA_PACKET_HDR, NFULA_PREFIX, NFULA_PAYLOAD (TLVs in
+// the capturing host's order: little-endian, one big-endian frame).
+Frame NflogFrame(const Datagram& d, bool big_endian, Damage dmg = {}) {
+  Bytes link = {static_cast<uint8_t>(d.v4 ? 2 : 10), 0, 0, 5};
+  link = Concat(link,
+                NflogTlv(1, Concat(Be16(EtherTypeOf(d)), {3, 0}), big_endian));
+  link = Concat(link, NflogTlv(10, {'c', 's', 'u', 'm', 0}, big_endian));
+  Bytes payload_header = NflogTlv(9, {}, big_endian);
+  payload_header[big_endian ? 1 : 0] = static_cast<uint8_t>(4 + d.bytes.size());
+  payload_header[big_endian ? 0 : 1] =
+      static_cast<uint8_t>((4 + d.bytes.size()) >> 8);
+  Frame f = Framed(Concat(link, payload_header), d, dmg);
+  return WithTrailer(f, (4 - d.bytes.size() % 4) % 4, 0);
+}
+
+std::vector<Frame> NflogFrames() {
+  std::vector<Frame> out;
+  uint32_t seed = 1500;
+  for (const Datagram& d : {V4(TCP(60, ++seed)), V4(UDP(31, ++seed)),
+                            V6(ICMPv6Echo(22, ++seed)), V6(TCP(10, ++seed))}) {
+    out.push_back(NflogFrame(d, false));
+  }
+  Datagram bad = V4(UDP(25, ++seed));
+  out.push_back(NflogFrame(
+      bad, false, TpStored(static_cast<uint16_t>(bad.tp_correct ^ 0x4000))));
+  out.push_back(NflogFrame(V6(UDP(21, ++seed)), true));
+  return out;
+}
+
+// 802.11 behind radiotap: data frames (FromDS; QoS; WDS with four
+// addresses) with LLC/SNAP; radiotap with TSFT and Flags announcing an FCS
+// on some. A beacon, a protected frame and a null-data frame are not IP.
+Bytes Radiotap(bool fcs) {
+  if (!fcs) return {0, 0, 8, 0, 0, 0, 0, 0};
+  // present: TSFT, Flags; TSFT at 8, Flags at 16.
+  Bytes b = {0, 0, 17, 0, 0x03, 0, 0, 0};
+  b.insert(b.end(), {1, 2, 3, 4, 5, 6, 7, 8, 0x10});
+  return b;
+}
+
+Bytes Wlan(uint8_t fc0, uint8_t fc1) {
+  Bytes b = {fc0, fc1, 0x2c, 0x00};
+  for (uint8_t a = 1; a <= 3; ++a) b.insert(b.end(), {0x02, 0, 0, 0, 0, a});
+  b.insert(b.end(), {0x10, 0x00});
+  if ((fc1 & 3) == 3) b.insert(b.end(), {0x02, 0, 0, 0, 0, 4});
+  if (fc0 & 0x80) b.insert(b.end(), {0x00, 0x00});  // QoS control, TID 0
+  return b;
+}
+
+Bytes Snap(uint16_t ether_type) {
+  return Concat(Bytes{0xaa, 0xaa, 0x03, 0x00, 0x00, 0x00}, Be16(ether_type));
+}
+
+std::vector<Frame> RadiotapFrames() {
+  std::vector<Frame> out = Basic(
+      [](const Datagram& d) {
+        return Concat(Concat(Radiotap(false), Wlan(0x08, 0x02)),
+                      Snap(EtherTypeOf(d)));
+      },
+      1600);
+  {
+    Datagram d = V4(TCP(40, 1610));
+    out.push_back(WithTrailer(
+        Framed(Concat(Concat(Radiotap(true), Wlan(0x88, 0x01)), Snap(0x0800)),
+               d),
+        4, 0xee));
+  }
+  {
+    Datagram d = V6(UDP(40, 1611));
+    out.push_back(WithTrailer(
+        Framed(Concat(Concat(Radiotap(true), Wlan(0x88, 0x03)), Snap(0x86dd)),
+               d, TpStored(static_cast<uint16_t>(d.tp_correct ^ 0x0010))),
+        4, 0xee));
+  }
+  out.push_back(NoRecords(Concat(Concat(Radiotap(false), Wlan(0x80, 0x00)),
+                                 Payload(40, 1612))));  // beacon
+  out.push_back(NoRecords(Concat(
+      Concat(Radiotap(false), Wlan(0x88, 0x41)),
+      Concat(Payload(8, 1613), Concat(Snap(0x0800), V4(UDP(8, 1614)).bytes)))));
+  out.push_back(NoRecords(Concat(Radiotap(false), Wlan(0x48, 0x01))));
+  return out;
+}
+
+// IP over InfiniBand as Solaris writes it: a 40-byte pseudo-header (the
+// GRH of a received packet, or the destination address of a sent one),
+// then RFC 4391's EtherType and reserved bytes.
+Bytes IPoIB(uint16_t ether_type, bool received) {
+  Bytes b;
+  if (received) {
+    b = {0x60, 0, 0, 0, 0, 0, 0, 0x48};  // version 6, source QPN
+    b.insert(b.end(), {0xfe, 0x80, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1});
+    b.insert(b.end(), {0xfe, 0x80, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2});
+  } else {
+    b = {0, 0, 0, 0x49};  // destination QPN and GID, then padding
+    b.insert(b.end(), {0xfe, 0x80, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2});
+    b.resize(40, 0);
+  }
+  return Concat(b, Concat(Be16(ether_type), Bytes{0, 0}));
+}
+
+std::vector<Frame> IPoIBFrames() {
+  std::vector<Frame> out = Basic(
+      [](const Datagram& d) { return IPoIB(EtherTypeOf(d), true); }, 1800);
+  out.push_back(Framed(IPoIB(0x0800, false), V4(TCP(30, 1810))));
+  out.push_back(Framed(IPoIB(0x86dd, false), V6(UDP(30, 1811))));
+  return out;
+}
+
+void WriteLinkCaptures(const std::string& dir) {
+  WritePcap(dir, "ethernet-shims", DLT_EN10MB, EthernetShimFrames());
+  WritePcap(dir, "ppp", DLT_PPP, PppFrames(false));
+  WritePcap(dir, "ppp_hdlc", DLT_PPP_SERIAL, PppFrames(true));
+  WritePcap(dir, "c_hdlc", DLT_C_HDLC,
+            Basic(
+                [](const Datagram& d) {
+                  return Concat(Bytes{0x0f, 0x00}, Be16(EtherTypeOf(d)));
+                },
+                1700));
+  WritePcap(dir, "frelay", DLT_FRELAY, FrameRelayFrames());
+  WritePcap(dir, "nflog", DLT_NFLOG, NflogFrames());
+  WritePcap(dir, "ipoib", DLT_IPOIB, IPoIBFrames());
+  WritePcap(dir, "radiotap", DLT_IEEE802_11_RADIO, RadiotapFrames());
+}
+
 int Main(int argc, char** argv) {
   if (argc != 2) {
     std::fprintf(stderr, "usage: make_captures OUTPUT_DIR\n");
@@ -1024,6 +1664,9 @@ int Main(int argc, char** argv) {
   WritePcapng(
       dir, "ethernet-pcapng",
       Basic([](const Datagram& d) { return Ethernet(EtherTypeOf(d)); }, 800));
+  WritePcap(dir, "tunnels", DLT_EN10MB, TunnelFrames());
+  WritePcap(dir, "icmp-errors", DLT_EN10MB, IcmpErrorFrames());
+  WriteLinkCaptures(dir);
   return 0;
 }
 

@@ -13,7 +13,8 @@ namespace ipsum::csum {
 namespace {
 
 constexpr Layer kLayers[] = {Layer::kIPv4,   Layer::kTCP,    Layer::kUDP,
-                             Layer::kICMPv4, Layer::kICMPv6, Layer::kUDPLite};
+                             Layer::kICMPv4, Layer::kICMPv6, Layer::kUDPLite,
+                             Layer::kGRE};
 
 // ReasonText is the `reason` column of `f`: its Reason, and "tso" for a
 // field judged over a TSO super-packet.
@@ -54,6 +55,7 @@ void Tally::Add(const FrameCheck& check) {
       break;
     case FrameKind::kNotIP:
       ++not_ip;
+      if (!check.reason.empty()) ++not_ip_reasons[std::string(check.reason)];
       break;
     case FrameKind::kUndecodable:
       ++undecodable;
@@ -67,7 +69,10 @@ void Tally::Add(const FrameCheck& check) {
     ++fields[static_cast<size_t>(f.layer)][static_cast<size_t>(f.verdict)];
     ++reasons[static_cast<size_t>(f.verdict)][static_cast<size_t>(f.reason)];
     tso += f.tso;
+    inner_fields += f.ip_depth > 1 && f.reason != Reason::kQuoted;
   }
+  tunneled += check.tunneled;
+  depth_limited += check.depth_limited;
 }
 
 void Tally::Merge(const Tally& other) {
@@ -80,12 +85,18 @@ void Tally::Merge(const Tally& other) {
   for (const auto& [reason, n] : other.undecodable_reasons) {
     undecodable_reasons[reason] += n;
   }
+  for (const auto& [reason, n] : other.not_ip_reasons) {
+    not_ip_reasons[reason] += n;
+  }
   for (size_t l = 0; l < kLayerCount; ++l) {
     for (size_t v = 0; v < kVerdictCount; ++v) {
       fields[l][v] += other.fields[l][v];
     }
   }
   tso += other.tso;
+  tunneled += other.tunneled;
+  inner_fields += other.inner_fields;
+  depth_limited += other.depth_limited;
   for (size_t v = 0; v < kVerdictCount; ++v) {
     for (size_t r = 0; r < kReasonCount; ++r) {
       reasons[v][r] += other.reasons[v][r];
@@ -109,15 +120,19 @@ std::string FormatSummary(std::string_view title, const Tally& t) {
     absl::StrAppend(&out, ", ", t.unsupported_link, " of an unknown link type");
   }
   out += ")\n";
-  if (!t.undecodable_reasons.empty()) {
-    out += "  undecodable:";
+  auto by_reason = [&out](const char* what,
+                          const std::map<std::string, uint64_t>& reasons) {
+    if (reasons.empty()) return;
+    absl::StrAppend(&out, "  ", what, ":");
     const char* sep = " ";
-    for (const auto& [reason, n] : t.undecodable_reasons) {
+    for (const auto& [reason, n] : reasons) {
       absl::StrAppend(&out, sep, n, " ", reason.empty() ? "?" : reason);
       sep = ", ";
     }
     out += "\n";
-  }
+  };
+  by_reason("not ip", t.not_ip_reasons);
+  by_reason("undecodable", t.undecodable_reasons);
   constexpr char kRow[] = "  %-7s %9s %9s %9s %9s %11s %9s\n";
   absl::StrAppendFormat(&out, kRow, "layer", "fields", "verified", "good",
                         "bad", "unverified", "none");
@@ -161,6 +176,19 @@ std::string FormatSummary(std::string_view title, const Tally& t) {
     absl::StrAppend(&out, "  tso: ", t.tso, t.tso == 1 ? " field" : " fields",
                     " judged over the bytes of a TSO super-packet\n");
   }
+  if (t.tunneled) {
+    absl::StrAppend(&out, "  tunnels: ", t.tunneled,
+                    t.tunneled == 1 ? " packet carries" : " packets carry",
+                    " inner datagrams (", t.inner_fields,
+                    t.inner_fields == 1 ? " field" : " fields",
+                    " at ip_depth > 1)\n");
+  }
+  if (t.depth_limited) {
+    absl::StrAppend(&out, "  depth: ", t.depth_limited,
+                    t.depth_limited == 1 ? " packet nests" : " packets nest",
+                    " more than ", kMaxIPDepth,
+                    " IP headers; the rest is not read\n");
+  }
   return out;
 }
 
@@ -188,6 +216,8 @@ void AppendTsv(std::string& out, std::string_view file, uint64_t frame,
   if (f.has_stored) absl::StrAppend(&out, f.offset);
   out += '\t';
   out += ReasonText(f);
+  out += '\t';
+  absl::StrAppend(&out, static_cast<int>(f.ip_depth));
   out += '\n';
 }
 
@@ -213,7 +243,7 @@ void AppendJson(std::string& out, std::string_view file, uint64_t frame,
       f.reason == Reason::kNone && !f.tso
           ? "null"
           : absl::StrCat("\"", ReasonText(f), "\""),
-      "}\n");
+      ",\"ip_depth\":", static_cast<int>(f.ip_depth), "}\n");
 }
 
 }  // namespace ipsum::csum

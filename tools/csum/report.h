@@ -4,10 +4,11 @@
 // rendered as a summary table, and one record per checksum field as a
 // tab-separated line or a JSON line:
 //
-//   frame  layer  verdict     stored  computed  csum_off  reason
-//   3      tcp    bad         0x1c2d  0x1c3d    50
-//   4      tcp    bad         0x9a41  0x1c3d    50        offload
-//   5      udp    unverified  0x77e0            40        fragment
+//   frame  layer  verdict     stored  computed  csum_off  reason    ip_depth
+//   3      tcp    bad         0x1c2d  0x1c3d    50                  1
+//   4      tcp    bad         0x9a41  0x1c3d    50        offload   1
+//   5      udp    unverified  0x77e0            40        fragment  1
+//   6      tcp    good        0x5e21  0x5e21    104                 2
 //
 // `frame` is the 1-based packet number; `stored` and `computed` are "0x" and
 // four lowercase hex digits; `computed` is empty for unverified and none,
@@ -15,7 +16,9 @@
 // frame, link-layer header included) are empty when the field is not in the
 // captured bytes. `reason` (verify.h, Reason) is empty for good and none
 // verdicts and for a bad value with no known cause; a field judged over a
-// TSO super-packet adds `tso` to it ("tso", "offload,tso"). JSON lines carry
+// TSO super-packet adds `tso` to it ("tso", "offload,tso"). `ip_depth` is the
+// IP header the field belongs to, 1 for the outermost, more inside a tunnel
+// or an ICMP error's quote (verify.h). JSON lines carry
 // the same keys, with null for empty. When more than one capture is reported at
 // once, each record starts with a `file` column (key).
 //
@@ -44,12 +47,22 @@ struct Tally {
   uint64_t unsupported_link = 0;
   // undecodable_reasons counts the undecodable frames by reason.
   std::map<std::string, uint64_t> undecodable_reasons;
+  // not_ip_reasons counts the not-IP frames whose link layer csum could
+  // not follow, by reason (link.h).
+  std::map<std::string, uint64_t> not_ip_reasons;
   // fields[layer][verdict] counts the checksum fields met.
   std::array<std::array<uint64_t, kVerdictCount>, kLayerCount> fields{};
   // reasons[verdict][reason] counts them by verdict and reason.
   std::array<std::array<uint64_t, kReasonCount>, kVerdictCount> reasons{};
   // tso counts the fields judged over a TSO super-packet.
   uint64_t tso = 0;
+  // tunneled counts the frames with a datagram inside a tunnel;
+  // depth_limited those nesting more than kMaxIPDepth IP headers.
+  // inner_fields counts their fields past the outermost IP header, quotes
+  // left out.
+  uint64_t tunneled = 0;
+  uint64_t inner_fields = 0;
+  uint64_t depth_limited = 0;
 
   // Add counts one frame and its fields.
   void Add(const FrameCheck& check);
@@ -71,12 +84,14 @@ struct Tally {
 //     bad: 1 offload, 1 unexplained          (only when there are any)
 //     unverified: 1 truncated
 //     tso: 1 field judged over the bytes of a TSO super-packet
+//     tunnels: 2 packets carry inner datagrams (3 fields at ip_depth > 1)
+//     depth: 1 packet nests more than 8 IP headers; the rest is not read
 std::string FormatSummary(std::string_view title, const Tally& tally);
 
 // kTsvHeader is the header line of --format=tsv (without the `file`
 // column), newline included.
 inline constexpr std::string_view kTsvHeader =
-    "frame\tlayer\tverdict\tstored\tcomputed\tcsum_off\treason\n";
+    "frame\tlayer\tverdict\tstored\tcomputed\tcsum_off\treason\tip_depth\n";
 
 // AppendTsvHeader appends kTsvHeader to `out`, with a leading `file` column
 // when `with_file`.

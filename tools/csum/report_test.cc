@@ -44,13 +44,28 @@ TEST(AppendTsv, JudgedUnverifiedAndMissingFields) {
   none.has_stored = true;
   none.offset = 40;
   AppendTsv(out, "", 13, none);
+  FieldCheck inner = Judged(Layer::kGRE, Verdict::kGood, 0x1234, 0x1234, 38);
+  inner.ip_depth = 2;
+  AppendTsv(out, "", 14, inner);
+  FieldCheck quoted;
+  quoted.layer = Layer::kUDP;
+  quoted.verdict = Verdict::kUnverified;
+  quoted.reason = Reason::kQuoted;
+  quoted.has_stored = true;
+  quoted.stored = 0xbeef;
+  quoted.offset = 68;
+  quoted.ip_depth = 3;
+  AppendTsv(out, "", 15, quoted);
   EXPECT_EQ(out,
-            "frame\tlayer\tverdict\tstored\tcomputed\tcsum_off\treason\n"
-            "3\ttcp\tbad\t0x1c2d\t0x00ab\t50\t\n"
-            "4\ttcp\tbad\t0x0000\t0x00ab\t50\toffload\n"
-            "5\ttcp\tbad\t0x0000\t0x00ab\t50\toffload,tso\n"
-            "12\tudp\tunverified\t\t\t\ttruncated\n"
-            "13\tudp\tnone\t0x0000\t\t40\t\n");
+            "frame\tlayer\tverdict\tstored\tcomputed\tcsum_off\treason\t"
+            "ip_depth\n"
+            "3\ttcp\tbad\t0x1c2d\t0x00ab\t50\t\t1\n"
+            "4\ttcp\tbad\t0x0000\t0x00ab\t50\toffload\t1\n"
+            "5\ttcp\tbad\t0x0000\t0x00ab\t50\toffload,tso\t1\n"
+            "12\tudp\tunverified\t\t\t\ttruncated\t1\n"
+            "13\tudp\tnone\t0x0000\t\t40\t\t1\n"
+            "14\tgre\tgood\t0x1234\t0x1234\t38\t\t2\n"
+            "15\tudp\tunverified\t0xbeef\t\t68\tquoted\t3\n");
 }
 
 TEST(AppendTsv, FileColumn) {
@@ -59,8 +74,9 @@ TEST(AppendTsv, FileColumn) {
   AppendTsv(out, "a.pcap", 1,
             Judged(Layer::kIPv4, Verdict::kGood, 0xffff, 0, 24));
   EXPECT_EQ(out,
-            "file\tframe\tlayer\tverdict\tstored\tcomputed\tcsum_off\treason\n"
-            "a.pcap\t1\tipv4\tgood\t0xffff\t0x0000\t24\t\n");
+            "file\tframe\tlayer\tverdict\tstored\tcomputed\tcsum_off\treason\t"
+            "ip_depth\n"
+            "a.pcap\t1\tipv4\tgood\t0xffff\t0x0000\t24\t\t1\n");
 }
 
 TEST(AppendJson, SameRecordsWithNulls) {
@@ -70,14 +86,15 @@ TEST(AppendJson, SameRecordsWithNulls) {
   FieldCheck cut;
   cut.layer = Layer::kTCP;
   cut.reason = Reason::kFragment;
+  cut.ip_depth = 2;
   AppendJson(out, "we\"ird\n.pcap", 8, cut);
   EXPECT_EQ(out,
             "{\"frame\":7,\"layer\":\"icmpv6\",\"verdict\":\"good\","
             "\"stored\":\"0x4ae8\",\"computed\":\"0x4ae8\",\"csum_off\":56,"
-            "\"reason\":null}\n"
+            "\"reason\":null,\"ip_depth\":1}\n"
             "{\"file\":\"we\\\"ird\\u000a.pcap\",\"frame\":8,\"layer\":\"tcp\","
             "\"verdict\":\"unverified\",\"stored\":null,\"computed\":null,"
-            "\"csum_off\":null,\"reason\":\"fragment\"}\n");
+            "\"csum_off\":null,\"reason\":\"fragment\",\"ip_depth\":2}\n");
 }
 
 TEST(FormatSummary, UndecodableFramesByReason) {
@@ -93,6 +110,23 @@ TEST(FormatSummary, UndecodableFramesByReason) {
   EXPECT_NE(s.find("x, 3 packets (0 ipv4, 0 ipv6, 3 undecodable)\n"
                    "  undecodable: 2 IPv4 IHL below 5, 1 link-layer header "
                    "truncated\n"),
+            std::string::npos)
+      << s;
+}
+
+TEST(FormatSummary, NotIPFramesCsumCouldNotFollowByReason) {
+  Tally t;
+  FrameCheck arp;
+  arp.kind = FrameKind::kNotIP;
+  t.Add(arp);
+  FrameCheck encrypted = arp;
+  encrypted.reason = "MACsec frame is encrypted";
+  t.Add(encrypted);
+  Tally merged;
+  merged.Merge(t);
+  std::string s = FormatSummary("x", merged);
+  EXPECT_NE(s.find("x, 2 packets (0 ipv4, 0 ipv6, 2 not ip)\n"
+                   "  not ip: 1 MACsec frame is encrypted\n"),
             std::string::npos)
       << s;
 }
@@ -113,18 +147,32 @@ TEST(FormatSummary, CountsByLayerAndVerdict) {
   FrameCheck arp;
   arp.kind = FrameKind::kNotIP;
   t.Add(arp);
+  // GRE around IPv4 around a quoted UDP header, nested too deep.
+  FrameCheck gre;
+  gre.kind = FrameKind::kIPv4;
+  gre.tunneled = true;
+  gre.depth_limited = true;
+  gre.field_count = 3;
+  gre.fields[0] = Judged(Layer::kGRE, Verdict::kGood, 1, 1, 38);
+  gre.fields[1] = Judged(Layer::kIPv4, Verdict::kGood, 1, 1, 52);
+  gre.fields[1].ip_depth = 2;
+  gre.fields[2] = FieldCheck();
+  gre.fields[2].layer = Layer::kUDP;
+  gre.fields[2].reason = Reason::kQuoted;
+  gre.fields[2].ip_depth = 3;
+  t.Add(gre);
   Tally sum;
   sum.Merge(t);
   EXPECT_EQ(sum.Count(Verdict::kBad), 2u);
   EXPECT_EQ(FormatSummary("x.pcap: pcap, ethernet", sum),
-            "x.pcap: pcap, ethernet, 3 packets (2 ipv4, 0 ipv6, 1 not ip)\n"
+            "x.pcap: pcap, ethernet, 4 packets (3 ipv4, 0 ipv6, 1 not ip)\n"
             "  layer      fields  verified      good       bad  unverified"
             "      none\n"
-            "  ipv4            2         1         1         0           1"
+            "  ipv4            3         2         2         0           1"
             "         0\n"
             "  tcp             2         2         0         2           0"
             "         0\n"
-            "  udp             0         0         0         0           0"
+            "  udp             1         0         0         0           1"
             "         0\n"
             "  icmpv4          0         0         0         0           0"
             "         0\n"
@@ -132,11 +180,17 @@ TEST(FormatSummary, CountsByLayerAndVerdict) {
             "         0\n"
             "  udplite         0         0         0         0           0"
             "         0\n"
-            "  total           4         3         1         2           1"
+            "  gre             1         1         1         0           0"
+            "         0\n"
+            "  total           7         5         3         2           2"
             "         0\n"
             "  bad: 1 offload, 1 unexplained\n"
-            "  unverified: 1 truncated\n"
-            "  tso: 1 field judged over the bytes of a TSO super-packet\n");
+            "  unverified: 1 truncated, 1 quoted\n"
+            "  tso: 1 field judged over the bytes of a TSO super-packet\n"
+            "  tunnels: 1 packet carries inner datagrams (1 field at ip_depth "
+            "> 1)\n"
+            "  depth: 1 packet nests more than 8 IP headers; the rest is not "
+            "read\n");
 }
 
 }  // namespace

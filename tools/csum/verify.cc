@@ -31,6 +31,39 @@ constexpr size_t kUDPHeaderSize = 8;          // RFC 768
 constexpr size_t kICMPChecksumOffset = 2;     // RFC 792, RFC 4443 2.1
 constexpr size_t kUDPLiteCoverageOffset = 4;  // RFC 3828 section 3.1
 constexpr uint8_t kProtocolUDPLite = 136;     // RFC 3828 section 5
+constexpr uint8_t kProtocolIPIP = 4;          // RFC 2003, RFC 2473
+constexpr uint8_t kProtocolIPv6 = 41;         // RFC 4213, RFC 2473
+constexpr uint8_t kProtocolGRE = 47;          // RFC 2784
+
+// GRE (RFC 2784 section 2, RFC 2890 section 2): flags and version, then
+// the protocol type; checksum and reserved, key and sequence number follow
+// when their bits are set. RFC 1701's routing bit adds source routes csum
+// does not walk.
+constexpr uint16_t kGREChecksumPresent = 0x8000;
+constexpr uint16_t kGRERoutingPresent = 0x4000;
+constexpr uint16_t kGREKeyPresent = 0x2000;
+constexpr uint16_t kGRESequencePresent = 0x1000;
+constexpr uint16_t kGREVersion = 0x0007;
+constexpr size_t kGREChecksumOffset = 4;
+constexpr size_t kGREBaseHeader = 4;
+constexpr size_t kGREOptionalField = 4;
+
+// UDP tunnels, by destination port: VXLAN (RFC 7348 section 5, an 8-byte
+// header, then Ethernet) and Geneve (RFC 8926 section 3.4: version and
+// option length, flags, protocol type, VNI; the options, in 4-byte words,
+// follow the 8-byte base header).
+constexpr uint16_t kPortVXLAN = 4789;
+constexpr uint16_t kPortGeneve = 6081;
+constexpr size_t kVXLANHeader = 8;
+constexpr size_t kGeneveBaseHeader = 8;
+constexpr size_t kGeneveProtocolOffset = 2;
+constexpr uint16_t kEtherTypeIPv4 = 0x0800;
+constexpr uint16_t kEtherTypeIPv6 = 0x86dd;
+constexpr uint16_t kEtherTypeBridging = 0x6558;  // Transparent Ethernet
+
+// ICMP errors that quote the datagram that caused them, after the 8-byte
+// ICMP header (RFC 792; RFC 4443 sections 3.1 to 3.4).
+constexpr size_t kICMPHeader = 8;
 
 constexpr size_t kIPv4SourceOffset = 12;
 constexpr size_t kIPv4DestinationOffset = 16;
@@ -63,6 +96,8 @@ struct Datagram {
   // tso: the datagram is judged over the bytes the frame has; see
   // IsTsoSuperPacket.
   bool tso;
+  // depth numbers the IP header: 1 for the outermost.
+  uint8_t depth;
 };
 
 // StartField fills in `layer`, and the stored value and offset when the
@@ -71,10 +106,11 @@ FieldCheck StartField(const Datagram& d, Layer layer, size_t field) {
   FieldCheck f;
   f.layer = layer;
   f.verdict = Verdict::kUnverified;
+  f.ip_depth = d.depth;
   if (field + 2 <= d.captured_end) {
     f.has_stored = true;
     f.stored = LoadBig16(d.frame.data() + field);
-    f.offset = field;
+    f.offset = static_cast<uint32_t>(field);
   }
   return f;
 }
@@ -184,7 +220,7 @@ bool IPv6FinalDestination(const Datagram& d, header::IPv6Address& dst) {
 ParsedPacket ParseLinkPayload(const LinkDecode& link,
                               std::span<const uint8_t> frame) {
   if (link.payload == LinkPayload::kEthernet) {
-    return tcpip::ParseEthernet(frame);
+    return tcpip::ParseEthernet(frame.subspan(link.offset));
   }
   return tcpip::ParseIP(frame.subspan(link.offset));
 }
@@ -278,8 +314,8 @@ void CheckIPv4Header(const Datagram& d, FrameCheck& out) {
   Unverified(out, f, Reason::kTruncated);
 }
 
-// CheckTransport judges the TCP, UDP, ICMPv4 or ICMPv6 checksum of a
-// datagram whose transport header starts at `t`.
+// CheckTransport judges the TCP, UDP, UDP-Lite, ICMPv4, ICMPv6 or GRE
+// checksum of a datagram whose transport header starts at `t`.
 void CheckTransport(const Datagram& d, FrameCheck& out) {
   const ParsedPacket& p = *d.parsed;
   const bool v4 = p.network == NetworkProtocol::kIPv4;
@@ -312,6 +348,15 @@ void CheckTransport(const Datagram& d, FrameCheck& out) {
       layer = Layer::kICMPv6;
       field_offset = kICMPChecksumOffset;
       break;
+    case kProtocolGRE:
+      // RFC 2784 section 2.2: the C bit says whether the checksum is there.
+      if (t + 2 > std::min(declared_end, d.captured_end) ||
+          (LoadBig16(d.frame.data() + t) & kGREChecksumPresent) == 0) {
+        return;
+      }
+      layer = Layer::kGRE;
+      field_offset = kGREChecksumOffset;
+      break;
     default:
       return;
   }
@@ -319,6 +364,7 @@ void CheckTransport(const Datagram& d, FrameCheck& out) {
   FieldCheck f;
   if (t + field_offset + 2 > declared_end) {
     f.layer = layer;
+    f.ip_depth = d.depth;
     return Unverified(out, f, Reason::kBadLength);
   }
   f = StartField(d, layer, t + field_offset);
@@ -363,18 +409,18 @@ void CheckTransport(const Datagram& d, FrameCheck& out) {
   // transport length, which some offloading hosts store.
   uint16_t pseudo[2] = {0, 0};
   const uint8_t* ip = d.frame.data() + d.network;
-  if (v4) {
-    if (layer != Layer::kICMPv4) {
-      const auto src = header::IPv4Address::From(ip + kIPv4SourceOffset);
-      const auto dst = IPv4FinalDestination(d, p.network_header_length);
-      pseudo[1] = header::PseudoHeaderSum(src, dst, p.transport_protocol, 0);
-      // A TSO datagram's length may pass 16 bits: its high half is one
-      // more 16-bit word of the sum.
-      pseudo[0] = checksum::Combine(
-          header::PseudoHeaderSum(src, dst, p.transport_protocol,
-                                  static_cast<uint16_t>(length)),
-          static_cast<uint16_t>(length >> 16));
-    }
+  if (layer == Layer::kICMPv4 || layer == Layer::kGRE) {
+    // No pseudo-header (RFC 792, RFC 2784 section 2.5).
+  } else if (v4) {
+    const auto src = header::IPv4Address::From(ip + kIPv4SourceOffset);
+    const auto dst = IPv4FinalDestination(d, p.network_header_length);
+    pseudo[1] = header::PseudoHeaderSum(src, dst, p.transport_protocol, 0);
+    // A TSO datagram's length may pass 16 bits: its high half is one more
+    // 16-bit word of the sum.
+    pseudo[0] = checksum::Combine(
+        header::PseudoHeaderSum(src, dst, p.transport_protocol,
+                                static_cast<uint16_t>(length)),
+        static_cast<uint16_t>(length >> 16));
   } else {
     header::IPv6Address dst;
     if (!IPv6FinalDestination(d, dst)) {
@@ -412,6 +458,8 @@ std::string_view LayerName(Layer layer) {
       return "icmpv6";
     case Layer::kUDPLite:
       return "udplite";
+    case Layer::kGRE:
+      return "gre";
   }
   return "?";
 }
@@ -430,6 +478,8 @@ std::string_view ReasonName(Reason reason) {
       return "bad-length";
     case Reason::kRoutingHeader:
       return "routing-header";
+    case Reason::kQuoted:
+      return "quoted";
   }
   return "?";
 }
@@ -450,25 +500,126 @@ std::string_view VerdictName(Verdict verdict) {
 
 namespace {
 
-// JudgeParsed judges the datagram `parsed` describes; the rest of
-// CheckFrame.
-void JudgeParsed(const LinkDecode& link, const ParsedPacket& parsed,
-                 std::span<const uint8_t> frame, bool tso, FrameCheck& out) {
+// Inner is what a datagram carries that csum follows: the bytes
+// frame[start, end) of link type `linktype` (raw IP or Ethernet), `end`
+// being where the datagram around it ends. `quoted`: an ICMP error's quote.
+struct Inner {
+  uint32_t linktype = 0;
+  size_t start = 0;
+  size_t end = 0;
+  bool quoted = false;
+};
+
+// ByEtherType sets `in` to what a GRE or Geneve protocol type names, at
+// frame[start, end); false for a type csum does not follow.
+bool ByEtherType(uint16_t type, size_t start, size_t end, Inner& in) {
+  if (start > end) return false;
+  LinkType link;
+  if (type == kEtherTypeIPv4 || type == kEtherTypeIPv6) {
+    link = LinkType::kRaw;
+  } else if (type == kEtherTypeBridging) {
+    link = LinkType::kEthernet;
+  } else {
+    return false;
+  }
+  in = {static_cast<uint32_t>(link), start, end, false};
+  return true;
+}
+
+// IsQuotingError reports whether an ICMP message of `type` quotes a
+// datagram: ICMPv4 Destination Unreachable (3), Source Quench (4),
+// Redirect (5), Time Exceeded (11), Parameter Problem (12); ICMPv6
+// Destination Unreachable (1), Packet Too Big (2), Time Exceeded (3),
+// Parameter Problem (4).
+bool IsQuotingError(bool v4, uint8_t type) {
+  if (v4) return (type >= 3 && type <= 5) || type == 11 || type == 12;
+  return type >= 1 && type <= 4;
+}
+
+// FindInner locates the tunnelled or quoted datagram `d` carries, if any,
+// within the captured bytes of `d`'s payload.
+bool FindInner(const Datagram& d, Inner& in) {
+  const ParsedPacket& p = *d.parsed;
+  if (!p.has_transport_header() || p.is_fragment) return false;
+  const size_t t = d.base + p.transport_offset;
+  const size_t end = std::min(t + p.transport_length, d.captured_end);
+  if (t >= end) return false;
+  const uint8_t* b = d.frame.data();
+  const bool v4 = p.network == NetworkProtocol::kIPv4;
+  switch (p.transport_protocol) {
+    case kProtocolIPIP:
+    case kProtocolIPv6:
+      in = {static_cast<uint32_t>(LinkType::kRaw), t, end, false};
+      return true;
+    case kProtocolGRE: {
+      if (t + kGREBaseHeader > end) return false;
+      const uint16_t flags = LoadBig16(b + t);
+      if ((flags & (kGRERoutingPresent | kGREVersion)) != 0) return false;
+      const size_t header =
+          kGREBaseHeader +
+          kGREOptionalField * ((flags & kGREChecksumPresent ? 1 : 0) +
+                               (flags & kGREKeyPresent ? 1 : 0) +
+                               (flags & kGRESequencePresent ? 1 : 0));
+      return ByEtherType(LoadBig16(b + t + 2), t + header, end, in);
+    }
+    case header::kProtocolUDP: {
+      if (t + kUDPHeaderSize > end) return false;
+      const size_t length = LoadBig16(b + t + kUDPLengthOffset);
+      if (length < kUDPHeaderSize || length > p.transport_length) return false;
+      const size_t udp_end = std::min(t + length, end);
+      const size_t payload = t + kUDPHeaderSize;
+      const uint16_t port = LoadBig16(b + t + 2);
+      if (port == kPortVXLAN) {
+        return ByEtherType(kEtherTypeBridging, payload + kVXLANHeader, udp_end,
+                           in);
+      }
+      if (port != kPortGeneve || payload + kGeneveBaseHeader > udp_end ||
+          (b[payload] >> 6) != 0) {
+        return false;
+      }
+      const size_t options = size_t{b[payload] & 0x3fu} * 4;
+      return ByEtherType(LoadBig16(b + payload + kGeneveProtocolOffset),
+                         payload + kGeneveBaseHeader + options, udp_end, in);
+    }
+    case header::kProtocolICMPv4:
+    case header::kProtocolICMPv6:
+      if (v4 != (p.transport_protocol == header::kProtocolICMPv4) ||
+          !IsQuotingError(v4, b[t]) || t + kICMPHeader >= end) {
+        return false;
+      }
+      in = {static_cast<uint32_t>(LinkType::kRaw), t + kICMPHeader, end, true};
+      return true;
+    default:
+      return false;
+  }
+}
+
+// JudgeParsed judges the datagram `parsed` describes, the parsed bytes
+// starting at `base` in `frame` (which ends where the datagram around this
+// one ends), the IP header number `depth`. The outermost sets the frame's
+// kind; a quoted one's fields are all `quoted`. Returns whether the
+// datagram carries one csum follows, and sets `inner` to it.
+bool JudgeParsed(const ParsedPacket& parsed, std::span<const uint8_t> frame,
+                 size_t base, bool tso, uint8_t depth, bool quoted,
+                 FrameCheck& out, Inner& inner) {
+  const bool outermost = depth == 1;
   if (parsed.network == NetworkProtocol::kNone) {
+    if (!outermost) return false;
     if (parsed.ok()) {
       out.kind = FrameKind::kNotIP;
     } else {
       out.kind = FrameKind::kUndecodable;
       out.reason = parsed.reason;
     }
-    return;
+    return false;
   }
   Datagram d;
   d.frame = frame;
   d.parsed = &parsed;
-  d.base = link.offset;
+  d.base = base;
   d.network = d.base + parsed.network_offset;
   d.tso = tso;
+  d.depth = depth;
   d.captured_end = frame.size();
   if (parsed.ok()) {
     d.captured_end = d.network + parsed.captured_ip_bytes;
@@ -477,16 +628,64 @@ void JudgeParsed(const LinkDecode& link, const ParsedPacket& parsed,
     d.captured_end = d.network + parsed.ip_length;
   }
   const bool v4 = parsed.network == NetworkProtocol::kIPv4;
-  out.kind = v4 ? FrameKind::kIPv4 : FrameKind::kIPv6;
+  if (outermost) out.kind = v4 ? FrameKind::kIPv4 : FrameKind::kIPv6;
   if (!parsed.ok() && parsed.error != ParseError::kTruncated) {
     // Fields no valid packet holds: nothing can be located with trust.
-    out.kind = FrameKind::kUndecodable;
-    out.reason = parsed.reason;
-    return;
+    if (outermost) {
+      out.kind = FrameKind::kUndecodable;
+      out.reason = parsed.reason;
+    }
+    return false;
   }
-  out.reason = parsed.reason;  // empty when ok
+  if (outermost) out.reason = parsed.reason;  // empty when ok
+  const uint8_t first = out.field_count;
   if (v4) CheckIPv4Header(d, out);
   if (parsed.has_transport_header()) CheckTransport(d, out);
+  if (quoted) {
+    for (uint8_t i = first; i < out.field_count; ++i) {
+      FieldCheck& f = out.fields[i];
+      f.verdict = Verdict::kUnverified;
+      f.reason = Reason::kQuoted;
+      f.has_computed = false;
+      f.computed = 0;
+    }
+    return false;
+  }
+  return FindInner(d, inner);
+}
+
+// CoversInner reports whether `outer` is a judged checksum whose bytes
+// include those of every field at a greater IP depth: a UDP or GRE
+// checksum, the only ones csum follows tunnels behind.
+bool CoversInner(const FieldCheck& outer) {
+  return outer.has_computed &&
+         (outer.layer == Layer::kUDP || outer.layer == Layer::kGRE);
+}
+
+// CheckInner judges the datagrams inside the outermost one, from `next`
+// at IP depth 2 inwards, down to kMaxIPDepth.
+void CheckInner(std::span<const uint8_t> frame, Inner next, FrameCheck& out) {
+  for (uint8_t depth = 2;; ++depth) {
+    if (depth > kMaxIPDepth) {
+      out.depth_limited = true;
+      return;
+    }
+    out.tunneled |= !next.quoted;
+    const std::span<const uint8_t> bytes = frame.first(next.end);
+    const std::span<const uint8_t> at = bytes.subspan(next.start);
+    const LinkDecode link = DecodeLink(next.linktype, at);
+    if (link.payload != LinkPayload::kEthernet &&
+        link.payload != LinkPayload::kIP) {
+      return;
+    }
+    const ParsedPacket parsed = ParseLinkPayload(link, at);
+    Inner inner;
+    if (!JudgeParsed(parsed, bytes, next.start + link.offset, false, depth,
+                     next.quoted, out, inner)) {
+      return;
+    }
+    next = inner;
+  }
 }
 
 }  // namespace
@@ -501,37 +700,87 @@ FrameCheck CheckFrame(uint32_t linktype, std::span<const uint8_t> frame,
       return out;
     case LinkPayload::kTruncated:
       out.kind = FrameKind::kUndecodable;
-      out.reason = "link-layer header truncated";
+      out.reason = link.reason;
       return out;
     case LinkPayload::kNotIP:
       out.kind = FrameKind::kNotIP;
+      out.reason = link.reason;
       return out;
     case LinkPayload::kEthernet:
     case LinkPayload::kIP:
       break;
   }
+  // Link-layer trailers (a MACsec ICV, an FCS) are not the packet's.
+  frame = LinkPacketBytes(link, frame, wire_length);
   // Built in place by the parse (no default-constructed packet assigned
   // over afterwards).
   const ParsedPacket parsed = ParseLinkPayload(link, frame);
+  Inner inner;
+  bool found;
   if (IsTsoSuperPacket(parsed, link.offset, frame, wire_length)) {
-    JudgeParsed(link, ParseTso(link, parsed, frame), frame, true, out);
+    found = JudgeParsed(ParseTso(link, parsed, frame), frame, link.offset, true,
+                        1, false, out, inner);
   } else {
-    JudgeParsed(link, parsed, frame, false, out);
+    found =
+        JudgeParsed(parsed, frame, link.offset, false, 1, false, out, inner);
   }
+  if (found) CheckInner(frame, inner, out);
   return out;
 }
 
 size_t FixFrame(const FrameCheck& check, std::span<uint8_t> frame) {
+  // Innermost first: a fixed field changes the sum of every outer UDP or
+  // GRE checksum covering it, which is updated before its turn comes.
+  std::array<FieldCheck, kMaxFieldsPerFrame> fields;
+  std::copy(check.checks().begin(), check.checks().end(), fields.begin());
+  // moved[j]: a field fields[j] covers was changed.
+  std::array<bool, kMaxFieldsPerFrame> moved{};
   size_t changed = 0;
-  for (const FieldCheck& f : check.checks()) {
-    if (f.verdict != Verdict::kBad || !f.has_stored || !f.has_computed) {
+  for (size_t i = check.field_count; i-- > 0;) {
+    const FieldCheck& f = fields[i];
+    if (!f.has_stored || !f.has_computed ||
+        size_t{f.offset} + 2 > frame.size()) {
       continue;
     }
-    if (f.offset + 2 > frame.size()) continue;
+    const uint16_t old = LoadBig16(frame.data() + f.offset);
+    if (f.verdict != Verdict::kBad && !(moved[i] && old != f.computed)) {
+      continue;
+    }
     checksum::Put(frame.data() + f.offset, f.computed);
     ++changed;
+    for (size_t j = 0; j < i; ++j) {
+      FieldCheck& outer = fields[j];
+      if (outer.ip_depth >= f.ip_depth || !CoversInner(outer)) continue;
+      moved[j] = true;
+      // RFC 1624 equation 3, HC' = ~(~HC + ~m + m'), with the word taken
+      // in the byte order of the outer sum: fields start at an even
+      // offset of their header, so the two headers' parity is the fields'.
+      uint16_t m = old;
+      uint16_t m2 = f.computed;
+      if ((f.offset - outer.offset) % 2 != 0) {
+        m = ByteSwap16(m);
+        m2 = ByteSwap16(m2);
+      }
+      uint16_t c = static_cast<uint16_t>(~checksum::Combine(
+          checksum::Combine(static_cast<uint16_t>(~outer.computed),
+                            static_cast<uint16_t>(~m)),
+          m2));
+      if (outer.layer == Layer::kUDP && c == 0) c = 0xffff;
+      outer.computed = c;
+    }
   }
   return changed;
+}
+
+bool FixMayChange(const FrameCheck& check, const FieldCheck& field) {
+  if (field.verdict == Verdict::kBad) return true;
+  if (!CoversInner(field)) return false;
+  for (const FieldCheck& inner : check.checks()) {
+    if (inner.verdict == Verdict::kBad && inner.ip_depth > field.ip_depth) {
+      return true;
+    }
+  }
+  return false;
 }
 
 }  // namespace ipsum::csum

@@ -2,15 +2,41 @@
 //
 // The verdicts of `csum verify` for one captured frame: the link layer
 // (link.h), then tcpip::ParseEthernet / tcpip::ParseIP for the layers, then
-// the checksum of every checksum field in the frame's outermost IP datagram:
-// the IPv4 header (RFC 791 section 3.1), TCP (RFC 9293 section 3.1), UDP
-// (RFC 768; RFC 8200 section 8.1 over IPv6), ICMPv4 (RFC 792) and ICMPv6
-// (RFC 4443 section 2.3), and UDP-Lite (RFC 3828: over the Checksum
-// Coverage it declares, 0 meaning the whole datagram; the pseudo-header
-// carries the whole datagram's length; a zero field is bad, as the
-// checksum is mandatory; a coverage of 1 to 7 or past the datagram is
-// `bad-length`). `FixFrame` writes the right value into every field
+// the checksum of every checksum field in the frame's IP datagrams (the
+// outermost, and those in tunnels, below): the IPv4 header (RFC 791
+// section 3.1), TCP (RFC 9293 section 3.1), UDP (RFC 768; RFC 8200 section 8.1
+// over IPv6), ICMPv4 (RFC 792) and ICMPv6 (RFC 4443 section 2.3), and UDP-Lite
+// (RFC 3828: over the Checksum Coverage it declares, 0 meaning the whole
+// datagram; the pseudo-header carries the whole datagram's length; a zero field
+// is bad, as the checksum is mandatory; a coverage of 1 to 7 or past the
+// datagram is `bad-length`). `FixFrame` writes the right value into every field
 // judged bad, for `csum fix`.
+//
+// Tunnels. Behind the outermost datagram csum follows IP in IP (IPv4
+// protocol 4 and IPv6 next header 4: RFC 2003, RFC 2473; protocol 41:
+// RFC 4213 6in4 and RFC 2473 6in6), GRE (protocol 47, RFC 2784 and RFC
+// 2890: version 0 without RFC 1701 routing, carrying IPv4, IPv6 or
+// Ethernet, 0x6558), VXLAN (UDP destination port 4789, RFC 7348) and
+// Geneve (UDP destination port 6081, RFC 8926, options stepped over,
+// carrying Ethernet, IPv4 or IPv6). An Ethernet frame inside goes through
+// the same link decode as a captured one (DecodeLink). Every datagram met
+// is judged like the outermost, its fields numbered by `ip_depth` (1 is the
+// outermost IP header), down to kMaxIPDepth headers; a frame that nests
+// deeper is marked `depth_limited` and the headers past the limit are not
+// read. GRE's own optional checksum (RFC 2784 section 2.5: the GRE header
+// and payload, no pseudo-header) is the layer `gre`. An inner datagram is
+// bounded by the outer one (its IP payload, or the UDP length), never read
+// past it; a fragment's payload is not followed.
+//
+// ICMP errors. ICMPv4 Destination Unreachable, Source Quench, Redirect,
+// Time Exceeded and Parameter Problem (RFC 792) and ICMPv6 Destination
+// Unreachable, Packet Too Big, Time Exceeded and Parameter Problem (RFC
+// 4443) quote the datagram that caused them. The error's own checksum is
+// judged; the quoted datagram's IPv4 and transport checksum fields are
+// reported at the next `ip_depth` as `unverified` with the reason `quoted`,
+// never judged: a quote is usually cut short, and what it shows is the
+// packet as the reporting router saw it (its TTL and checksum updated on
+// the way), not a packet on this link.
 //
 // Verdicts:
 //   good        the covered bytes (and pseudo-header) sum to 0xffff, the
@@ -77,18 +103,29 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <new>
 #include <span>
 #include <string_view>
+#include <type_traits>
 
 namespace ipsum::csum {
 
 // Layer names the checksum field a record is about.
-enum class Layer : uint8_t { kIPv4, kTCP, kUDP, kICMPv4, kICMPv6, kUDPLite };
+enum class Layer : uint8_t {
+  kIPv4,
+  kTCP,
+  kUDP,
+  kICMPv4,
+  kICMPv6,
+  kUDPLite,
+  kGRE,
+};
 
 // kLayerCount is the number of Layer values.
-inline constexpr size_t kLayerCount = 6;
+inline constexpr size_t kLayerCount = 7;
 
-// LayerName returns "ipv4", "tcp", "udp", "icmpv4", "icmpv6" or "udplite".
+// LayerName returns "ipv4", "tcp", "udp", "icmpv4", "icmpv6", "udplite" or
+// "gre".
 std::string_view LayerName(Layer layer);
 
 // Verdict is the judgement of one checksum field; see the file comment.
@@ -118,13 +155,16 @@ enum class Reason : uint8_t {
   // unverified: an IPv6 Routing header of a type csum does not read hides
   // the pseudo-header's final destination.
   kRoutingHeader,
+  // unverified: the field belongs to a datagram quoted in an ICMP error,
+  // which is reported, not judged.
+  kQuoted,
 };
 
 // kReasonCount is the number of Reason values.
-inline constexpr size_t kReasonCount = 6;
+inline constexpr size_t kReasonCount = 7;
 
-// ReasonName returns "", "offload", "truncated", "fragment", "bad-length"
-// or "routing-header".
+// ReasonName returns "", "offload", "truncated", "fragment", "bad-length",
+// "routing-header" or "quoted".
 std::string_view ReasonName(Reason reason);
 
 // FieldCheck is the verdict on one checksum field of a frame.
@@ -132,20 +172,26 @@ struct FieldCheck {
   Layer layer = Layer::kIPv4;
   Verdict verdict = Verdict::kUnverified;
   Reason reason = Reason::kNone;
+  // ip_depth numbers the IP header the field belongs to, or follows: 1 for
+  // the outermost, 2 for a datagram inside it (tunnelled or quoted), ...
+  uint8_t ip_depth = 1;
   // has_stored is true when the field's two bytes are in the capture; then
   // `stored` is its value and `offset` where it starts, counted from the
-  // first byte of the frame, link-layer header included.
+  // first byte of the frame, link-layer header included (a captured frame
+  // is under 4 GiB: its length field has 32 bits in every format).
   bool has_stored = false;
   uint16_t stored = 0;
-  size_t offset = 0;
+  uint32_t offset = 0;
   // has_computed is true for good and bad verdicts; `computed` is the value
   // the field should hold (see the file comment on negative zero).
   bool has_computed = false;
-  uint16_t computed = 0;
   // tso is true for a transport field judged over the bytes of a TSO
   // super-packet (see the file comment), whatever its verdict.
   bool tso = false;
+  uint16_t computed = 0;
 };
+
+static_assert(std::is_trivially_copyable_v<FieldCheck>);
 
 // FrameKind classifies a frame for the summary.
 enum class FrameKind : uint8_t {
@@ -161,22 +207,53 @@ enum class FrameKind : uint8_t {
   kUnsupportedLink,
 };
 
-// kMaxFieldsPerFrame bounds FrameCheck::fields: the IPv4 header checksum
-// and one transport checksum.
-inline constexpr size_t kMaxFieldsPerFrame = 2;
+// kMaxIPDepth bounds the IP headers CheckFrame follows in one frame.
+inline constexpr size_t kMaxIPDepth = 8;
+
+// kMaxFieldsPerFrame bounds FrameCheck::fields: per IP header, the IPv4
+// header checksum and one checksum after it (transport or GRE).
+inline constexpr size_t kMaxFieldsPerFrame = 2 * kMaxIPDepth;
+
+// FieldSlots holds a FrameCheck's fields: kMaxFieldsPerFrame slots whose
+// bytes are left uninitialized until a field is stored, so that creating a
+// FrameCheck, once per packet, costs no clearing of slots it will not use.
+// Only slots below FrameCheck::field_count may be read.
+class FieldSlots {
+ public:
+  FieldCheck& operator[](size_t i) {
+    return *std::launder(reinterpret_cast<FieldCheck*>(bytes_) + i);
+  }
+  const FieldCheck& operator[](size_t i) const {
+    return *std::launder(reinterpret_cast<const FieldCheck*>(bytes_) + i);
+  }
+  const FieldCheck* data() const { return &(*this)[0]; }
+
+ private:
+  // An array of unsigned char creates the FieldCheck objects stored into it
+  // implicitly (C++20 [intro.object]): FieldCheck is an implicit-lifetime
+  // type.
+  alignas(
+      FieldCheck) unsigned char bytes_[kMaxFieldsPerFrame * sizeof(FieldCheck)];
+};
 
 // FrameCheck is the result of CheckFrame: what the frame is and the
-// checksum fields met in its outermost IP datagram, in header order.
+// checksum fields met in its IP datagrams, in header order (outer first).
 struct FrameCheck {
+  // kind and reason describe the outermost datagram.
   FrameKind kind = FrameKind::kUndecodable;
-  // reason is a fixed sentence for kUndecodable frames, else empty.
+  // reason is a fixed sentence for kUndecodable frames and for kNotIP
+  // frames whose link layer csum cannot follow (link.h), else empty.
   std::string_view reason;
+  // tunneled is true when a datagram inside a tunnel was found;
+  // depth_limited when one more was nested past kMaxIPDepth headers.
+  bool tunneled = false;
+  bool depth_limited = false;
   uint8_t field_count = 0;
-  std::array<FieldCheck, kMaxFieldsPerFrame> fields{};
+  FieldSlots fields;
 
   // checks returns fields[0, field_count).
   std::span<const FieldCheck> checks() const {
-    return std::span<const FieldCheck>(fields).first(field_count);
+    return std::span<const FieldCheck>(fields.data(), field_count);
   }
 };
 
@@ -189,9 +266,18 @@ FrameCheck CheckFrame(uint32_t linktype, std::span<const uint8_t> frame,
                       size_t wire_length = 0);
 
 // FixFrame stores `computed` into every field of `check` judged bad; `frame`
-// must be the bytes `check` was computed from. Returns the number of fields
-// changed. Good, unverified and none fields are left alone.
+// must be the bytes `check` was computed from. Inner fields are fixed
+// first, and a judged UDP or GRE checksum of an outer datagram that covers
+// a changed field is brought up to date (RFC 1624 section 3), so that a
+// frame fixed is judged all good again; that may change an outer field
+// that was good. Returns the number of fields changed. Unverified and none
+// fields are left alone (a UDP checksum of zero over IPv4 stays zero).
 size_t FixFrame(const FrameCheck& check, std::span<uint8_t> frame);
+
+// FixMayChange reports whether FixFrame may change `field` of `check`: it
+// is judged bad, or it is a judged UDP or GRE checksum of a datagram around
+// one with a bad field.
+bool FixMayChange(const FrameCheck& check, const FieldCheck& field);
 
 }  // namespace ipsum::csum
 

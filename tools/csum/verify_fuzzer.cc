@@ -9,22 +9,24 @@
 // Properties: every field CheckFrame reports lies inside the frame (its two
 // bytes, when stored); good and bad verdicts carry a computed value, and a
 // bad field does not store it; FixFrame changes only the bytes of bad
-// fields, and afterwards CheckFrame finds the same fields, none bad (the
-// IPv4 header checksum and the transport checksum cover disjoint bytes).
-// And `computed` equals an independent reference: the fuzzer locates the IP
-// header itself (fixed link header sizes, Ethernet tags walked here), builds
-// the pseudo-header itself and sums byte pairs one by one. It covers the
-// IPv4 header, and TCP, UDP, UDP-Lite, ICMPv4 and ICMPv6 directly behind an
-// IPv4 header without options or an IPv6 header without extension headers.
+// fields and of the judged UDP and GRE checksums around them, and
+// afterwards CheckFrame finds the same fields, none bad. And `computed`
+// equals an independent reference: the fuzzer locates each IP header
+// itself (fixed link header sizes, Ethernet tags walked here, then IP in
+// IP, GRE, VXLAN and Geneve followed here), builds the pseudo-header itself
+// and sums byte pairs one by one. It covers the IPv4 header, and TCP, UDP,
+// UDP-Lite, ICMPv4, ICMPv6 and GRE directly behind an IPv4 header without
+// options or an IPv6 header without extension headers, at every ip_depth.
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <span>
 #include <vector>
 
+#include "testing/fuzz/fuzz_util.h"
 #include "tools/csum/link.h"
 #include "tools/csum/verify.h"
-#include "tools/fuzz/fuzz_util.h"
 
 namespace ipsum::csum {
 namespace {
@@ -59,7 +61,9 @@ size_t Network(uint32_t linktype, std::span<const uint8_t> f) {
       for (int tags = 0; tags <= 2; ++tags) {
         if (at + 2 > f.size()) return SIZE_MAX;
         const uint16_t type = static_cast<uint16_t>(f[at] << 8 | f[at + 1]);
-        if (type != 0x8100 && type != 0x88a8) return at + 2;
+        if (type != 0x8100 && type != 0x88a8) {
+          return IsIP(type) ? at + 2 : SIZE_MAX;  // not behind a shim
+        }
         at += 4;
       }
       return SIZE_MAX;
@@ -92,15 +96,79 @@ uint16_t Be16(std::span<const uint8_t> f, size_t at) {
   return static_cast<uint16_t>(f[at] << 8 | f[at + 1]);
 }
 
-// CheckReference compares every judged field's `computed` with the
-// reference where the fuzzer can build one.
-void CheckReference(uint32_t linktype, const FrameCheck& c,
-                    std::span<const uint8_t> f) {
-  const size_t net = Network(linktype, f);
+// Level is an IP header found by the fuzzer: at `net` in a span that ends
+// where the datagram around it does.
+struct Level {
+  size_t net = SIZE_MAX;
+  size_t limit = 0;
+};
+
+// InnerLevel follows the tunnels csum follows from the IP header at
+// `at.net` (IPv4 without options, IPv6 without extension headers, not a
+// fragment); net stays SIZE_MAX when there is none.
+Level InnerLevel(std::span<const uint8_t> f, Level at) {
+  Level in;
+  const size_t net = at.net;
+  f = f.first(at.limit);
+  if (net + 40 > f.size()) return in;
+  size_t t, end;
+  uint8_t next;
+  if (f[net] >> 4 == 4) {
+    if ((f[net] & 0x0f) != 5 || (Be16(f, net + 6) & 0x3fff) != 0) return in;
+    t = net + 20;
+    end = net + Be16(f, net + 2);
+    next = f[net + 9];
+  } else {
+    t = net + 40;
+    end = t + Be16(f, net + 4);
+    next = f[net + 6];
+  }
+  end = std::min(end, f.size());
+  if (t >= end) return in;
+  size_t payload = SIZE_MAX;
+  uint16_t type = 0;
+  if (next == 4 || next == 41) {
+    payload = t;
+    type = 0x0800;
+  } else if (next == 47 && t + 4 <= end && (Be16(f, t) & 0x4007) == 0) {
+    const uint16_t flags = Be16(f, t);
+    payload =
+        t + 4 + 4 * ((flags >> 15 & 1) + (flags >> 13 & 1) + (flags >> 12 & 1));
+    type = Be16(f, t + 2);
+  } else if (next == 17 && t + 8 <= end) {
+    const size_t length = Be16(f, t + 4);
+    if (length < 8 || t + length > (f[net] >> 4 == 4 ? net + Be16(f, net + 2)
+                                                     : t + Be16(f, net + 4))) {
+      return in;
+    }
+    end = std::min(end, t + length);
+    if (Be16(f, t + 2) == 4789) {
+      payload = t + 16;
+      type = 0x6558;
+    } else if (Be16(f, t + 2) == 6081 && t + 16 <= end && f[t + 8] >> 6 == 0) {
+      payload = t + 16 + size_t{f[t + 8] & 0x3fu} * 4;
+      type = Be16(f, t + 10);
+    }
+  }
+  if (payload == SIZE_MAX || payload > end) return in;
+  if (type == 0x0800 || type == 0x86dd) {
+    in.net = payload;
+  } else if (type == 0x6558) {
+    const size_t eth = Network(1, f.subspan(payload, end - payload));
+    if (eth != SIZE_MAX) in.net = payload + eth;
+  }
+  in.limit = end;
+  return in;
+}
+
+// CheckLevel compares the `computed` of every judged field at `depth` with
+// the reference for the IP header at `net` in `f`.
+void CheckLevel(const FrameCheck& c, std::span<const uint8_t> f, size_t net,
+                uint8_t depth) {
   if (net == SIZE_MAX || net + 40 > f.size()) return;
   const unsigned version = f[net] >> 4;
   for (const FieldCheck& field : c.checks()) {
-    if (!field.has_computed || field.tso) continue;
+    if (!field.has_computed || field.tso || field.ip_depth != depth) continue;
     if (field.layer == Layer::kIPv4) {
       const size_t ihl = size_t{f[net] & 0x0fu} * 4;
       IPSUM_FUZZ_CHECK(version == 4 && field.offset == net + 10);
@@ -120,11 +188,16 @@ void CheckReference(uint32_t linktype, const FrameCheck& c,
     } else {
       if (version != 6) continue;
       next = f[net + 6];
-      if (next != 6 && next != 17 && next != 58 && next != 136) continue;
+      if (next != 6 && next != 17 && next != 58 && next != 136 && next != 47) {
+        continue;
+      }
       t = net + 40;
       total_end = t + Be16(f, net + 4);
     }
-    const size_t field_at = next == 6 ? 16 : next == 17 || next == 136 ? 6 : 2;
+    const size_t field_at = next == 6                   ? 16
+                            : next == 17 || next == 136 ? 6
+                            : next == 47                ? 4
+                                                        : 2;
     IPSUM_FUZZ_CHECK(field.offset == t + field_at);
     // UDP covers its own length, which may end before the IP payload does
     // (and before the capture does, when that cut the payload).
@@ -134,7 +207,7 @@ void CheckReference(uint32_t linktype, const FrameCheck& c,
     IPSUM_FUZZ_CHECK(end <= total_end && end <= f.size());
     const uint32_t length =
         static_cast<uint32_t>((next == 17 ? end : total_end) - t);
-    if (next != 1) {  // the pseudo-header, built here
+    if (next != 1 && next != 47) {  // the pseudo-header, built here
       const size_t addr = version == 4 ? net + 12 : net + 8;
       s.Bytes(f.subspan(addr, version == 4 ? 8 : 32), SIZE_MAX);
       s.Add16(static_cast<uint32_t>(next));
@@ -145,6 +218,17 @@ void CheckReference(uint32_t linktype, const FrameCheck& c,
     uint16_t want = s.Complement();
     if ((next == 17 || next == 136) && want == 0) want = 0xffff;
     IPSUM_FUZZ_CHECK(field.computed == want);
+  }
+}
+
+// CheckReference checks every IP header the fuzzer can follow.
+void CheckReference(uint32_t linktype, const FrameCheck& c,
+                    std::span<const uint8_t> f) {
+  Level level{Network(linktype, f), f.size()};
+  for (uint8_t depth = 1; depth <= kMaxIPDepth && level.net != SIZE_MAX;
+       ++depth) {
+    CheckLevel(c, f.first(level.limit), level.net, depth);
+    level = InnerLevel(f, level);
   }
 }
 
@@ -185,14 +269,14 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
 
   std::vector<uint8_t> fixed(frame.span().begin(), frame.span().end());
   const size_t bad = CountBad(check);
-  IPSUM_FUZZ_CHECK(FixFrame(check, fixed) == bad);
-  // Only the bytes of bad fields changed.
+  IPSUM_FUZZ_CHECK(FixFrame(check, fixed) >= bad);
+  // Only the bytes of bad fields, and of the checksums around them, changed.
   for (size_t i = 0; i < fixed.size(); ++i) {
     if (fixed[i] == frame.data()[i]) continue;
     bool in_bad_field = false;
     for (const FieldCheck& f : check.checks()) {
       in_bad_field |=
-          f.verdict == Verdict::kBad && i >= f.offset && i < f.offset + 2;
+          FixMayChange(check, f) && i >= f.offset && i < f.offset + 2;
     }
     IPSUM_FUZZ_CHECK(in_bad_field);
   }

@@ -194,6 +194,7 @@ TEST(CheckFrame, ComputedAndVerdictMatchTheReferenceForAnyStoredValue) {
     Bytes icmp(8 + rng() % 64);
     if (i % 4 != 0) {
       for (uint8_t& b : icmp) b = static_cast<uint8_t>(rng());
+      icmp[0] = 8;  // Echo: an error's quote would add fields
     }
     Bytes pkt = IPv4(1, icmp, SIZE_MAX);
     StoreBig16(pkt.data() + 22, 0);
@@ -666,6 +667,135 @@ TEST(Reason, UnreadRoutingHeader) {
   EXPECT_EQ(c.fields[0].layer, Layer::kUDP);
   EXPECT_EQ(c.fields[0].verdict, Verdict::kUnverified);
   EXPECT_EQ(c.fields[0].reason, Reason::kRoutingHeader);
+}
+
+// Vxlan is a UDP datagram to port 4789 carrying `inner` in an Ethernet
+// frame, with its checksum computed unless `zero`.
+Bytes Vxlan(const Bytes& inner, bool zero) {
+  Bytes u = {0xc0, 0x00, 0x12, 0xb5, 0, 0, 0,    0,   // UDP to 4789
+             0x08, 0,    0,    0,    0, 0, 0x2a, 0};  // VXLAN, VNI 42
+  const Bytes eth = WithEthernet(inner);
+  u.insert(u.end(), eth.begin(), eth.end());
+  StoreBig16(u.data() + 4, static_cast<uint16_t>(u.size()));
+  Bytes ip = IPv4(17, u, zero ? SIZE_MAX : 6);
+  return ip;
+}
+
+TEST(CheckFrame, TunnelsNumberTheirFieldsByIPDepth) {
+  // VXLAN (outer IPv4 + UDP) around Ethernet around IPv4 + TCP.
+  const Bytes frame = Vxlan(IPv4(6, Tcp(30), 16), false);
+  FrameCheck c = CheckFrame(kRaw, frame);
+  ASSERT_EQ(c.field_count, 4);
+  EXPECT_TRUE(c.tunneled);
+  EXPECT_FALSE(c.depth_limited);
+  const Layer layers[] = {Layer::kIPv4, Layer::kUDP, Layer::kIPv4, Layer::kTCP};
+  const int depths[] = {1, 1, 2, 2};
+  const size_t offsets[] = {10, 26, 20 + 8 + 8 + 14 + 10,
+                            20 + 8 + 8 + 14 + 20 + 16};
+  for (int i = 0; i < 4; ++i) {
+    EXPECT_EQ(c.fields[i].layer, layers[i]) << i;
+    EXPECT_EQ(c.fields[i].ip_depth, depths[i]) << i;
+    EXPECT_EQ(c.fields[i].offset, offsets[i]) << i;
+    EXPECT_EQ(c.fields[i].verdict, Verdict::kGood) << i;
+  }
+}
+
+TEST(FixFrame, FixesInnerFirstAndUpdatesTheOuterUdpChecksum) {
+  // The inner TCP checksum bad, the outer UDP one computed over it (good):
+  // fixing the inner field makes the outer one wrong unless updated too.
+  Bytes inner = IPv4(6, Tcp(31), 16);
+  inner[36] ^= 0x5a;
+  for (bool zero : {false, true}) {
+    SCOPED_TRACE(zero);
+    Bytes frame = Vxlan(inner, zero);
+    const FrameCheck c = CheckFrame(kRaw, frame);
+    ASSERT_EQ(c.field_count, 4);
+    EXPECT_EQ(c.fields[1].verdict, zero ? Verdict::kNone : Verdict::kGood);
+    EXPECT_EQ(c.fields[3].verdict, Verdict::kBad);
+    EXPECT_EQ(FixFrame(c, frame), zero ? 1u : 2u);
+    const FrameCheck again = CheckFrame(kRaw, frame);
+    for (const FieldCheck& f : again.checks()) {
+      EXPECT_NE(f.verdict, Verdict::kBad) << LayerName(f.layer);
+    }
+    EXPECT_EQ(LoadBig16(frame.data() + 26) == 0, zero);
+  }
+}
+
+TEST(CheckFrame, GreChecksumIsJudgedAndFixed) {
+  // GRE with checksum and key around IPv4 + UDP, then the GRE checksum
+  // and the inner UDP checksum damaged.
+  Bytes gre = {0xa0, 0, 0x08, 0x00, 0, 0, 0, 0, 0, 0, 0x12, 0x34};
+  const Bytes inner = IPv4(17, Udp(21), 6);
+  gre.insert(gre.end(), inner.begin(), inner.end());
+  // No pseudo-header (RFC 2784 section 2.5): summed here.
+  Bytes frame = IPv4(47, gre, SIZE_MAX);
+  StoreBig16(frame.data() + 24, FieldValue(frame, 20, frame.size(), 24, 0));
+  FrameCheck c = CheckFrame(kRaw, frame);
+  ASSERT_EQ(c.field_count, 4);
+  EXPECT_EQ(c.fields[1].layer, Layer::kGRE);
+  EXPECT_EQ(c.fields[1].verdict, Verdict::kGood);
+  EXPECT_EQ(c.fields[1].computed, FieldValue(frame, 20, frame.size(), 24, 0));
+  EXPECT_EQ(c.fields[3].layer, Layer::kUDP);
+  EXPECT_EQ(c.fields[3].ip_depth, 2);
+  frame[24] ^= 1;
+  frame[20 + 12 + 20 + 6] ^= 0x80;
+  c = CheckFrame(kRaw, frame);
+  EXPECT_EQ(c.fields[1].verdict, Verdict::kBad);
+  EXPECT_EQ(c.fields[3].verdict, Verdict::kBad);
+  EXPECT_EQ(FixFrame(c, frame), 2u);
+  c = CheckFrame(kRaw, frame);
+  EXPECT_EQ(c.fields[1].verdict, Verdict::kGood);
+  EXPECT_EQ(c.fields[3].verdict, Verdict::kGood);
+  // Without the C bit there is no GRE row.
+  Bytes plain = {0x20, 0, 0x08, 0x00, 0, 0, 0x12, 0x34};
+  plain.insert(plain.end(), inner.begin(), inner.end());
+  c = CheckFrame(kRaw, IPv4(47, plain, SIZE_MAX));
+  ASSERT_EQ(c.field_count, 3);
+  EXPECT_EQ(c.fields[1].layer, Layer::kIPv4);
+  EXPECT_EQ(c.fields[1].ip_depth, 2);
+}
+
+TEST(CheckFrame, NestingIsBoundedByMaxIPDepth) {
+  Bytes frame = IPv4(17, Udp(4), 6);
+  for (size_t i = 1; i < kMaxIPDepth + 3; ++i) {
+    frame = IPv4(4, frame, SIZE_MAX);
+  }
+  const FrameCheck c = CheckFrame(kRaw, frame);
+  EXPECT_TRUE(c.depth_limited);
+  ASSERT_EQ(c.field_count, kMaxIPDepth);
+  for (size_t i = 0; i < kMaxIPDepth; ++i) {
+    EXPECT_EQ(c.fields[i].ip_depth, i + 1);
+    EXPECT_EQ(c.fields[i].verdict, Verdict::kGood);
+  }
+}
+
+TEST(CheckFrame, IcmpErrorQuotesAreReportedNotJudged) {
+  // Destination Unreachable quoting an IPv4 + UDP datagram whose UDP
+  // checksum is wrong: the error is judged, the quote is not.
+  Bytes quoted = IPv4(17, Udp(40), 6);
+  quoted[26] ^= 0xff;
+  Bytes icmp = {3, 3, 0, 0, 0, 0, 0, 0};
+  icmp.insert(icmp.end(), quoted.begin(), quoted.begin() + 28);
+  Bytes frame = IPv4(1, icmp, 2);
+  FrameCheck c = CheckFrame(kRaw, frame);
+  ASSERT_EQ(c.field_count, 4);
+  EXPECT_EQ(c.fields[1].layer, Layer::kICMPv4);
+  EXPECT_EQ(c.fields[1].verdict, Verdict::kGood);
+  for (int i : {2, 3}) {
+    EXPECT_EQ(c.fields[i].verdict, Verdict::kUnverified);
+    EXPECT_EQ(c.fields[i].reason, Reason::kQuoted);
+    EXPECT_EQ(c.fields[i].ip_depth, 2);
+    EXPECT_TRUE(c.fields[i].has_stored);
+    EXPECT_FALSE(c.fields[i].has_computed);
+  }
+  EXPECT_FALSE(c.tunneled);
+  EXPECT_EQ(FixFrame(c, frame), 0u);
+  // An Echo Request's data is no quote.
+  icmp[0] = 8;
+  c = CheckFrame(kRaw, IPv4(1, icmp, 2));
+  EXPECT_EQ(c.field_count, 2);
+  EXPECT_EQ(ReasonName(Reason::kQuoted), "quoted");
+  EXPECT_EQ(LayerName(Layer::kGRE), "gre");
 }
 
 }  // namespace

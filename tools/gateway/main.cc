@@ -49,13 +49,15 @@ constexpr char kUsage[] =
     "usage: ipsum-gateway --link=SPEC --link=SPEC... [options]\n"
     "\n"
     "  --link=NAME[,tap][,addr=CIDR]...[,mtu=N][,mac=MAC][,offload=LIST]\n"
-    "        [,netns=PATH]\n"
+    "        [,txqueuelen=N][,netns=PATH]\n"
     "      a TUN (default) or TAP device NAME, created by the gateway (in\n"
     "      the network namespace PATH, e.g. /run/netns/X or /proc/PID/ns/net,\n"
     "      when given); addr: the gateway's IPv4 or IPv6 address and prefix\n"
     "      on it (repeatable; each makes a connected route); offload: what\n"
     "      to negotiate, '+'-separated from csum, tso4, tso6, uso, or\n"
-    "      'none' (default csum+tso4+tso6+uso, as the kernel accepts)\n"
+    "      'none' (default csum+tso4+tso6+uso, as the kernel accepts);\n"
+    "      txqueuelen: frames the kernel queues for the gateway before it\n"
+    "      drops (default: the kernel's, 500 for TUN, 1000 for TAP)\n"
     "  --route=PREFIX,dev=NAME[,via=ADDRESS]\n"
     "      a static route (IPv4 or IPv6); longest prefix wins\n"
     "  --snat=PREFIX,dev=NAME[,to=ADDRESS]\n"
@@ -67,6 +69,10 @@ constexpr char kUsage[] =
     "                           SIGUSR1 ('-': standard output)\n"
     "  --duration=SECONDS       exit after SECONDS (default: run until\n"
     "                           SIGINT/SIGTERM)\n"
+    "  --copy                   benchmark only: two --link, each frame\n"
+    "                           (with its offload metadata) written to the\n"
+    "                           other device unparsed, unverified, unrouted:\n"
+    "                           the floor of any path through the links\n"
     "  --fault-flip-before=N    test only: flip a bit in every Nth verified\n"
     "                           frame before verification\n"
     "  --fault-flip-after=N     test only: ... in every Nth forwarded frame\n"
@@ -86,6 +92,7 @@ int UsageError(const std::string& message) {
 struct LinkSpec {
   std::string netns;
   link::Offloads offloads = {true, true, true, true, true};
+  size_t queue_len = 0;  // txqueuelen=; 0: the kernel's default.
 };
 
 struct Options {
@@ -93,6 +100,7 @@ struct Options {
   std::vector<LinkSpec> links;
   std::string stats_json;
   uint64_t duration_s = 0;
+  bool copy = false;  // --copy: the links' loop without the gateway.
 };
 
 absl::Status BadFlag(std::string_view flag, std::string_view why) {
@@ -158,6 +166,11 @@ absl::Status ParseLink(std::string_view value, Options& options) {
       auto o = ParseOffloads(v);
       if (!o.ok()) return o.status();
       spec.offloads = *o;
+    } else if (key == "txqueuelen") {
+      if (!absl::SimpleAtoi(v, &spec.queue_len) || spec.queue_len == 0 ||
+          spec.queue_len > (size_t{1} << 20)) {
+        return BadFlag("--link txqueuelen", "1..1048576");
+      }
     } else if (key == "netns") {
       spec.netns = v;
     } else {
@@ -291,6 +304,10 @@ absl::Status ParseArgs(int argc, char** argv, Options& o) {
       std::fputs(kUsage, stdout);
       std::exit(0);
     }
+    if (arg == "--copy") {
+      o.copy = true;
+      continue;
+    }
     const size_t eq = arg.find('=');
     if (arg.rfind("--", 0) != 0 || eq == std::string::npos) {
       return absl::InvalidArgumentError(
@@ -349,6 +366,11 @@ absl::Status ParseArgs(int argc, char** argv, Options& o) {
   }
   if (o.config.interfaces.size() < 2) {
     return absl::InvalidArgumentError("at least two --link are needed");
+  }
+  if (o.copy && (o.config.interfaces.size() != 2 || o.config.snat ||
+                 !o.config.routes_v4.empty() || !o.config.routes_v6.empty())) {
+    return absl::InvalidArgumentError(
+        "--copy takes exactly two --link and no --route or --snat");
   }
   return Validate(o.config);
 }
@@ -421,7 +443,15 @@ void WriteCounters(Gateway& g,
   }
   std::fputs(text.c_str(), stderr);
   if (json_path.empty()) return;
-  const std::string json = FormatCountersJson(g.counters(), names);
+  // The gateway's object, with each endpoint's drops (by every reason)
+  // added as NAME.link_dropped.
+  std::string json = FormatCountersJson(g.counters(), names);
+  json.resize(json.rfind('}'));
+  for (const auto& e : eps) {
+    absl::StrAppend(&json, ",\"", e->name(), ".link_dropped\":",
+                    e->counters().total_dropped());
+  }
+  json += "}\n";
   if (json_path == "-") {
     std::fputs(json.c_str(), stdout);
     std::fflush(stdout);
@@ -454,6 +484,7 @@ int Run(int argc, char** argv) {
                                            : link::DeviceMode::kTun;
     eo.request = o.links[i].offloads;
     eo.mtu = iface.mtu;
+    eo.device_queue_len = o.links[i].queue_len;
     auto e = OpenIn(o.links[i].netns, eo);
     if (!e.ok()) {
       std::fprintf(stderr, "ipsum-gateway: %s\n",
@@ -536,7 +567,11 @@ int Run(int argc, char** argv) {
           const size_t got = endpoints[tag]->ReadBurst(burst, kBurst);
           const uint64_t now = NowNs();
           for (tcpip::PacketBuffer& pkt : burst) {
-            gateway.Handle(tag, std::move(pkt), now, out);
+            if (o.copy) {
+              endpoints[1 - tag]->Send(std::move(pkt));
+            } else {
+              gateway.Handle(tag, std::move(pkt), now, out);
+            }
           }
           if (got < kBurst) break;
         }

@@ -76,6 +76,14 @@ TEST(GatewayMainTest, UsageErrorsNameTheBadValue) {
        "ipsum-gateway: interface a: MAC 01:00:00:00:00:01 is multicast"},
       {{"--link=a", "--link=b", "--frobnicate=1"},
        "ipsum-gateway: unknown flag '--frobnicate'"},
+      {{"--link=a,txqueuelen=0", "--link=b"},
+       "ipsum-gateway: --link txqueuelen: 1..1048576"},
+      {{"--copy", "--link=a", "--link=b", "--route=0.0.0.0/0,dev=b"},
+       "ipsum-gateway: --copy takes exactly two --link and no --route or "
+       "--snat"},
+      {{"--copy", "--link=a", "--link=b", "--link=c"},
+       "ipsum-gateway: --copy takes exactly two --link and no --route or "
+       "--snat"},
   };
   for (const Case& c : cases) {
     const Result r = RunGateway(c.args);
