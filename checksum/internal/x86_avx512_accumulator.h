@@ -20,6 +20,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 #include <utility>
 
 #include "checksum/internal/native_sum.h"
@@ -261,9 +262,11 @@ struct Wide {
   return (acc & 0xffffffff) + (acc >> 32);
 }
 
-// AddBlocks adds the `blocks` (> 0) 512-byte blocks at p to `w`, each lane
-// rotated left by kRotate bits (0, or 8 for a piece at an odd offset of the
-// stream), and advances p past them.
+// AddBlocks adds the `blocks` (any number, none included) 512-byte blocks
+// at p to `w`, each lane rotated left by kRotate bits (0, or 8 for a piece
+// at an odd offset of the stream), and advances p past them. Its test of
+// the count is its own, so that a caller's accumulators reach the code
+// after it by one path, in the same registers.
 template <int kRotate = 0>
 [[gnu::always_inline]] inline void AddBlocks(const uint8_t*& p, size_t blocks,
                                              Wide& w) {
@@ -272,6 +275,8 @@ template <int kRotate = 0>
     // Wide::AddBlock per block, in assembly: measured faster than intrinsics.
     __m512i t0, t1, t2, t3, t4, t5, t6, t7, r0, r1, r2, r3;
     __asm__(
+        "cmpq %[end], %[p]\n\t"
+        "jae 2f\n\t"
         "1:\n\t"
         "vmovdqu64 (%[p]), %[t0]\n\t"
         "vmovdqu64 64(%[p]), %[t1]\n\t"
@@ -301,6 +306,7 @@ template <int kRotate = 0>
         "addq $512, %[p]\n\t"
         "cmpq %[end], %[p]\n\t"
         "jb 1b\n\t"
+        "2:\n\t"
         : [p] "+r"(p), [a] "+v"(w.a), [b] "+v"(w.b), [g] "+v"(w.g),
           [t0] "=&v"(t0), [t1] "=&v"(t1), [t2] "=&v"(t2), [t3] "=&v"(t3),
           [t4] "=&v"(t4), [t5] "=&v"(t5), [t6] "=&v"(t6), [t7] "=&v"(t7),
@@ -309,76 +315,96 @@ template <int kRotate = 0>
         : "cc", "memory");
   } else {
     const auto r = [](__m512i x) { return RotateLanes(x, kRotate); };
-    do {
+    for (; p != end; p += kBlock) {
       w.AddBlock(r(Load(p)), r(Load(p + 64)), r(Load(p + 128)),
                  r(Load(p + 192)), r(Load(p + 256)), r(Load(p + 320)),
                  r(Load(p + 384)), r(Load(p + 448)));
-      p += kBlock;
-    } while (p != end);
+    }
+  }
+}
+
+// WithWholeVectors calls f(std::integral_constant<size_t, n>()) with n =
+// `whole` (0..7), the count of whole vectors in a partial block before its
+// last one: one jump on the count into a copy of f's straight-line code
+// per count, so that each size class loads only its own vectors, with no
+// branch per vector and no mask but the last one's.
+template <typename F>
+[[gnu::always_inline]] inline void WithWholeVectors(size_t whole, F&& f) {
+  using std::integral_constant;
+  switch (whole) {
+    case 0:
+      return f(integral_constant<size_t, 0>());
+    case 1:
+      return f(integral_constant<size_t, 1>());
+    case 2:
+      return f(integral_constant<size_t, 2>());
+    case 3:
+      return f(integral_constant<size_t, 3>());
+    case 4:
+      return f(integral_constant<size_t, 4>());
+    case 5:
+      return f(integral_constant<size_t, 5>());
+    case 6:
+      return f(integral_constant<size_t, 6>());
+    case 7:
+      return f(integral_constant<size_t, 7>());
+    default:
+      __builtin_unreachable();
   }
 }
 
 // LoadPartialBlock loads the `len` bytes at p, 1 <= len <= kBlock, as a
-// block of eight vectors: the whole ones but the last into t[0..6] by a
-// jump on their count into straight-line code, the last 1..64 bytes masked
-// into t[7], the rest zero (a sum does not depend on a vector's place in
-// the block). Reads only those bytes. `copy_to`, when not null, receives
-// the same bytes at the same offsets (the last vector by a masked store),
-// for the fused copy.
+// block of eight vectors, kWhole = (len - 1) / kVector being the count of
+// whole vectors before the last: those into t[0..kWhole), zero vectors
+// after them, the last 1..64 bytes masked into t[7] (a sum does not depend
+// on a vector's place in the block). Reads only those bytes. `copy_to`,
+// when not null, receives the same bytes at the same offsets (the last
+// vector by a masked store), for the fused copy.
+template <size_t kWhole>
 [[gnu::always_inline]] inline void LoadPartialBlock(const uint8_t* p,
                                                     size_t len,
                                                     uint8_t* copy_to,
                                                     __m512i (&t)[8]) {
-  const size_t whole = (len - 1) / kVector;  // 0..7
-  for (__m512i& x : t) x = _mm512_setzero_si512();
+  static_assert(kWhole < 8);
   const auto load = [&](size_t i) __attribute__((always_inline)) {
-    t[i] = Load(p + i * kVector);
-    if (copy_to != nullptr) Store(copy_to + i * kVector, t[i]);
+    t[i] = _mm512_setzero_si512();
+    if (i < kWhole) {
+      t[i] = Load(p + i * kVector);
+      if (copy_to != nullptr) Store(copy_to + i * kVector, t[i]);
+    }
   };
-  switch (whole) {
-    case 7:
-      load(6);
-      [[fallthrough]];
-    case 6:
-      load(5);
-      [[fallthrough]];
-    case 5:
-      load(4);
-      [[fallthrough]];
-    case 4:
-      load(3);
-      [[fallthrough]];
-    case 3:
-      load(2);
-      [[fallthrough]];
-    case 2:
-      load(1);
-      [[fallthrough]];
-    case 1:
-      load(0);
-      [[fallthrough]];
-    case 0:
-      break;
-    default:
-      __builtin_unreachable();
-  }
+  load(0), load(1), load(2), load(3), load(4), load(5), load(6);
   const __mmask64 k = LastVectorBytes(len);
-  t[7] = LoadMasked(p + whole * kVector, k);
-  if (copy_to != nullptr) StoreMasked(copy_to + whole * kVector, k, t[7]);
+  t[7] = LoadMasked(p + kWhole * kVector, k);
+  if (copy_to != nullptr) StoreMasked(copy_to + kWhole * kVector, k, t[7]);
 }
 
-// AddPartialBlock adds the `len` bytes at p, 1 <= len <= kBlock, to `w` as
-// one block (LoadPartialBlock), each lane rotated left by kRotate bits: one
-// tree of adds rather than a chain of AddVector calls, which the result
-// would wait on.
-template <int kRotate = 0>
-[[gnu::always_inline]] inline void AddPartialBlock(const uint8_t* p, size_t len,
-                                                   Wide& w) {
+// AddPartialBlockOf adds the `len` bytes at p, 1 <= len <= kBlock and
+// kWhole = (len - 1) / kVector, to `w` as one block (LoadPartialBlock),
+// each lane rotated left by kRotate bits: one tree of adds rather than a
+// chain of AddVector calls, which the result would wait on. `copy_to` as
+// for LoadPartialBlock.
+template <size_t kWhole, int kRotate>
+[[gnu::always_inline]] inline void AddPartialBlockOf(const uint8_t* p,
+                                                     size_t len,
+                                                     uint8_t* copy_to,
+                                                     Wide& w) {
   __m512i t[8];
-  LoadPartialBlock(p, len, nullptr, t);
+  LoadPartialBlock<kWhole>(p, len, copy_to, t);
   const auto r = [](__m512i x) { return RotateLanes(x, kRotate); };
   w.AddBlock(r(t[0]), r(t[1]), r(t[2]), r(t[3]), r(t[4]), r(t[5]), r(t[6]),
              r(t[7]));
+}
+
+// AddPartialBlock is AddPartialBlockOf for any 1 <= len <= kBlock: the
+// tail of the sum, the copy and every piece.
+template <int kRotate = 0>
+[[gnu::always_inline]] inline void AddPartialBlock(const uint8_t* p, size_t len,
+                                                   uint8_t* copy_to, Wide& w) {
+  WithWholeVectors(
+      (len - 1) / kVector, [&](auto whole) __attribute__((always_inline)) {
+        AddPartialBlockOf<decltype(whole)::value, kRotate>(p, len, copy_to, w);
+      });
 }
 
 // SumAligned returns the native accumulator, positions counted from `base`

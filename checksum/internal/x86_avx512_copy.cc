@@ -110,15 +110,6 @@ constexpr int kMixBehind = 5;
   w.AddBlock(t0, t1, t2, t3, t4, t5, t6, t7);
 }
 
-// CopyTailBlock copies the last 1..512 bytes of an aligned copy, the `span`
-// bytes at s, to d and adds them to `w` as one block (LoadPartialBlock).
-[[gnu::always_inline]] inline void CopyTailBlock(uint8_t* d, const uint8_t* s,
-                                                 size_t span, Wide& w) {
-  __m512i t[8];
-  LoadPartialBlock(s, span, d, t);
-  w.AddBlock(t[0], t[1], t[2], t[3], t[4], t[5], t[6], t[7]);
-}
-
 // AlignedCopy is the state of a copy whose blocks count from the
 // destination's 64-byte boundary: the next destination and source bytes
 // and how many are left.
@@ -159,7 +150,7 @@ static_assert(kFusedMax / kBlock + 1 <= kMaxBlocks);
     CopyAddBlocks(d, s, blocks, w);
     span -= blocks * kBlock;
   }
-  if (span > 0) CopyTailBlock(d, s, span, w);
+  if (span > 0) AddPartialBlock(s, span, d, w);
   return ReduceCarries(w, extra);
 }
 
@@ -244,7 +235,7 @@ uint64_t CopyInterleaved(uint8_t* base, const uint8_t* src, size_t off,
       w = Wide();
     }
   }
-  if (span > 0) CopyTailBlock(d, s, span, w);
+  if (span > 0) AddPartialBlock(s, span, d, w);
   return ReduceShortChain(w, acc);
 }
 

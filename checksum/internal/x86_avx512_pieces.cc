@@ -48,8 +48,8 @@ template <int kRotate>
 [[gnu::always_inline]] inline void AddPiece(const uint8_t* p, size_t len,
                                             Wide& w) {
   const size_t blocks = (len - 1) / kBlock;  // 0..3
-  if (blocks != 0) AddBlocks<kRotate>(p, blocks, w);
-  AddPartialBlock<kRotate>(p, len - blocks * kBlock, w);
+  AddBlocks<kRotate>(p, blocks, w);
+  AddPartialBlock<kRotate>(p, len - blocks * kBlock, nullptr, w);
 }
 
 // AddPieceVectors adds p[0, len), kShort <= len < kVectorPieceEnd, to `w`
@@ -162,7 +162,7 @@ template <int kRotate>
       within(c_size, kBlock + 1)) [[likely]] {
     return sum3([](std::span<const uint8_t> x, Wide & w,
                    auto rotate) __attribute__((always_inline)) {
-      AddPartialBlock<decltype(rotate)::value>(x.data(), x.size(), w);
+      AddPartialBlock<decltype(rotate)::value>(x.data(), x.size(), nullptr, w);
     });
   }
   if (within(a.size(), kPieceAlignFrom) && within(b.size(), kPieceAlignFrom) &&
