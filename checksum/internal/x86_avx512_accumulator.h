@@ -382,8 +382,8 @@ template <size_t kWhole>
 // AddPartialBlockOf adds the `len` bytes at p, 1 <= len <= kBlock and
 // kWhole = (len - 1) / kVector, to `w` as one block (LoadPartialBlock),
 // each lane rotated left by kRotate bits: one tree of adds rather than a
-// chain of AddVector calls, which the result would wait on. `copy_to` as
-// for LoadPartialBlock.
+// chain of AddVector calls, which the result would wait on; a lone vector
+// by AddVector. `copy_to` as for LoadPartialBlock.
 template <size_t kWhole, int kRotate>
 [[gnu::always_inline]] inline void AddPartialBlockOf(const uint8_t* p,
                                                      size_t len,
@@ -392,8 +392,12 @@ template <size_t kWhole, int kRotate>
   __m512i t[8];
   LoadPartialBlock<kWhole>(p, len, copy_to, t);
   const auto r = [](__m512i x) { return RotateLanes(x, kRotate); };
-  w.AddBlock(r(t[0]), r(t[1]), r(t[2]), r(t[3]), r(t[4]), r(t[5]), r(t[6]),
-             r(t[7]));
+  if constexpr (kWhole == 0) {
+    w.AddVector(r(t[7]));  // One vector: no tree to build, the same bound.
+  } else {
+    w.AddBlock(r(t[0]), r(t[1]), r(t[2]), r(t[3]), r(t[4]), r(t[5]), r(t[6]),
+               r(t[7]));
+  }
 }
 
 // AddPartialBlock is AddPartialBlockOf for any 1 <= len <= kBlock: the
