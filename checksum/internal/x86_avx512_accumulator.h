@@ -262,11 +262,9 @@ struct Wide {
   return (acc & 0xffffffff) + (acc >> 32);
 }
 
-// AddBlocks adds the `blocks` (any number, none included) 512-byte blocks
-// at p to `w`, each lane rotated left by kRotate bits (0, or 8 for a piece
-// at an odd offset of the stream), and advances p past them. Its test of
-// the count is its own, so that a caller's accumulators reach the code
-// after it by one path, in the same registers.
+// AddBlocks adds the `blocks` (> 0) 512-byte blocks at p to `w`, each lane
+// rotated left by kRotate bits (0, or 8 for a piece at an odd offset of the
+// stream), and advances p past them.
 template <int kRotate = 0>
 [[gnu::always_inline]] inline void AddBlocks(const uint8_t*& p, size_t blocks,
                                              Wide& w) {
@@ -275,8 +273,6 @@ template <int kRotate = 0>
     // Wide::AddBlock per block, in assembly: measured faster than intrinsics.
     __m512i t0, t1, t2, t3, t4, t5, t6, t7, r0, r1, r2, r3;
     __asm__(
-        "cmpq %[end], %[p]\n\t"
-        "jae 2f\n\t"
         "1:\n\t"
         "vmovdqu64 (%[p]), %[t0]\n\t"
         "vmovdqu64 64(%[p]), %[t1]\n\t"
@@ -306,7 +302,6 @@ template <int kRotate = 0>
         "addq $512, %[p]\n\t"
         "cmpq %[end], %[p]\n\t"
         "jb 1b\n\t"
-        "2:\n\t"
         : [p] "+r"(p), [a] "+v"(w.a), [b] "+v"(w.b), [g] "+v"(w.g),
           [t0] "=&v"(t0), [t1] "=&v"(t1), [t2] "=&v"(t2), [t3] "=&v"(t3),
           [t4] "=&v"(t4), [t5] "=&v"(t5), [t6] "=&v"(t6), [t7] "=&v"(t7),
@@ -315,11 +310,12 @@ template <int kRotate = 0>
         : "cc", "memory");
   } else {
     const auto r = [](__m512i x) { return RotateLanes(x, kRotate); };
-    for (; p != end; p += kBlock) {
+    do {
       w.AddBlock(r(Load(p)), r(Load(p + 64)), r(Load(p + 128)),
                  r(Load(p + 192)), r(Load(p + 256)), r(Load(p + 320)),
                  r(Load(p + 384)), r(Load(p + 448)));
-    }
+      p += kBlock;
+    } while (p != end);
   }
 }
 

@@ -132,8 +132,10 @@ uint64_t SumSmall(const uint8_t* p, size_t len) {
       extra = Halved(ReduceShortChain(w, extra));
       w = Wide();
     }
-  AddBlocks(p, span / kBlock, w);
-  span %= kBlock;
+  if (span >= kBlock) [[likely]] {
+    AddBlocks(p, span / kBlock, w);
+    span %= kBlock;
+  }
   if (span > 0) AddPartialBlock(p, span, nullptr, w);
   return ReduceShortChain(w, extra);
 }
