@@ -43,17 +43,12 @@ static_assert(3 * kPieceMaxBlocks <= kMaxBlocks);
 // AddPiece adds p[0, len), kShort <= len < kPieceAlignFrom, to `w`, each
 // lane rotated left by kRotate bits (0 or 8): its whole 512-byte blocks but
 // the last, then the last 1..512 bytes as one block, at most
-// kPieceMaxBlocks blocks. A piece of one block or less goes straight to
-// its partial block.
+// kPieceMaxBlocks blocks.
 template <int kRotate>
 [[gnu::always_inline]] inline void AddPiece(const uint8_t* p, size_t len,
                                             Wide& w) {
-  if (len <= kBlock) {
-    AddPartialBlock<kRotate>(p, len, nullptr, w);
-    return;
-  }
-  const size_t blocks = (len - 1) / kBlock;  // 1..3
-  AddBlocks<kRotate>(p, blocks, w);
+  const size_t blocks = (len - 1) / kBlock;  // 0..3
+  if (blocks != 0) AddBlocks<kRotate>(p, blocks, w);
   AddPartialBlock<kRotate>(p, len - blocks * kBlock, nullptr, w);
 }
 
