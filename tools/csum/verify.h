@@ -182,7 +182,8 @@ enum class Reason : uint8_t {
   kMalformed,
   // unverified (layer ip): a valid header csum does not read (an IPv6
   // jumbogram, too long an extension chain, more than two VLAN tags, a GRE
-  // version above 1, a Geneve version above 0).
+  // version above 1 or more than 64 GRE source route entries, a Geneve
+  // version above 0).
   kUnsupported,
 };
 
