@@ -1191,10 +1191,10 @@ std::vector<Frame> TunnelFrames() {
   auto routed = [&](const Datagram& inner, bool checksum) {
     Bytes h = {static_cast<uint8_t>(0x40 | (checksum ? 0x80 : 0)), 0, 0x08,
                0x00};
-    h.insert(h.end(), {0, 0, 0, 0});                    // checksum, offset
-    h.insert(h.end(), {0x08, 0x00, 0, 8});              // SRE: IPv4, 8 bytes
+    h.insert(h.end(), {0, 0, 0, 0});                     // checksum, offset
+    h.insert(h.end(), {0x08, 0x00, 0, 8});               // SRE: IPv4, 8 bytes
     h.insert(h.end(), {192, 0, 2, 1, 198, 51, 100, 2});  // the route
-    h.insert(h.end(), {0, 0, 0, 0});                    // null SRE
+    h.insert(h.end(), {0, 0, 0, 0});                     // null SRE
     return Wrap(true, inner, checksum ? Proto::kGRE : Proto::kOther, 47, h);
   };
   add(routed(V4(TCP(30, ++seed)), true));
@@ -1287,8 +1287,8 @@ std::vector<Frame> IcmpErrorFrames() {
   // Quotes of tunnel packets: reported, what they carry not read (IP in
   // IP, GRE with its checksum, VXLAN); an IPv6 header quoted short.
   add(true, 3, 1, IPinIP(true, V4(TCP(40, ++seed))).outer, 80);
-  add(true, 11, 0, GRE(true, V4(UDP(30, ++seed)), true, false, false, false).outer,
-      100);
+  add(true, 11, 0,
+      GRE(true, V4(UDP(30, ++seed)), true, false, false, false).outer, 100);
   add(false, 1, 3, VXLAN(false, V4(TCP(40, ++seed))).outer, 1232);
   add(false, 2, 0, V6(TCP(100, ++seed)), 24);
   // ICMP errors inside tunnels: judged at ip_depth 2, their quotes
@@ -1298,12 +1298,13 @@ std::vector<Frame> IcmpErrorFrames() {
                        bool bad) {
     Datagram e = v4 ? V4(QuotingError(true, type, 0, q, quote))
                     : V6(QuotingError(false, type, 0, q, quote));
-    if (bad) e = Damaged(e, TpStored(static_cast<uint16_t>(e.tp_correct ^ 0x0202)));
+    if (bad)
+      e = Damaged(e, TpStored(static_cast<uint16_t>(e.tp_correct ^ 0x0202)));
     const Tunnelled t = wrap(true, e);
     Frame f = FramedTunnel(t);
-    QuoteExpects(f, q, 14 + t.outer.ip_header_length + t.prefix +
-                           e.ip_header_length + 8,
-                 quote, 3);
+    QuoteExpects(
+        f, q, 14 + t.outer.ip_header_length + t.prefix + e.ip_header_length + 8,
+        quote, 3);
     out.push_back(f);
   };
   tunnelled(IPinIP, true, 3, V4(UDP(60, ++seed)), 28, false);

@@ -160,7 +160,8 @@ std::string FormatSummary(std::string_view title, const Tally& t) {
     const auto& c = t.fields[static_cast<size_t>(layer)];
     for (size_t v = 0; v < kVerdictCount; ++v) total[v] += c[v];
     // Datagrams csum could not read are a row only when there are any.
-    if (layer == Layer::kIP && c[static_cast<size_t>(Verdict::kUnverified)] == 0) {
+    if (layer == Layer::kIP &&
+        c[static_cast<size_t>(Verdict::kUnverified)] == 0) {
       continue;
     }
     row(LayerName(layer), c);

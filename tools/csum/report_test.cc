@@ -124,10 +124,10 @@ TEST(FormatSummary, UnreadInnerDatagramsByReasonAndAnIpRow) {
   // datagram one `ip` record.
   Bytes inner(20, 0);
   inner[0] = 0x43;
-  Bytes ip = {0x45, 0, 0, 40, 0, 0, 0, 0, 64, 4, 0, 0, 10, 0, 0, 1, 10, 0, 0, 2};
+  Bytes ip = {0x45, 0, 0,  40, 0, 0, 0,  0, 64, 4,
+              0,    0, 10, 0,  0, 1, 10, 0, 0,  2};
   ip.insert(ip.end(), inner.begin(), inner.end());
-  const FrameCheck c =
-      CheckFrame(static_cast<uint32_t>(LinkType::kRaw), ip);
+  const FrameCheck c = CheckFrame(static_cast<uint32_t>(LinkType::kRaw), ip);
   Tally t;
   t.Add(c);
   Tally merged;

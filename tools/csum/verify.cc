@@ -597,7 +597,8 @@ bool FindGRE(const uint8_t* b, const Payload& p, Inner& in) {
   }
   const uint16_t flags = LoadBig16(b + t);
   const uint16_t version = flags & kGREVersion;
-  if (version > 1) return Broken(in, Reason::kUnsupported, "GRE version above 1");
+  if (version > 1)
+    return Broken(in, Reason::kUnsupported, "GRE version above 1");
   const size_t words =
       ((flags & (kGREChecksumPresent | kGRERoutingPresent)) != 0) +
       ((flags & kGREKeyPresent) != 0) + ((flags & kGRESequencePresent) != 0) +

@@ -18,17 +18,16 @@
 // 2890, and RFC 1701's source routes stepped over; version 1, PPTP's
 // enhanced GRE of RFC 2637, with its acknowledgment number; carrying IPv4,
 // IPv6, Ethernet 0x6558 or PPP 0x880b), VXLAN (UDP destination port 4789,
-// RFC 7348) and
-// Geneve (UDP destination port 6081, RFC 8926, options stepped over,
-// carrying Ethernet, IPv4 or IPv6). An Ethernet frame inside goes through
-// the same link decode as a captured one (DecodeLink). Every datagram met
-// is judged like the outermost, its fields numbered by `ip_depth` (1 is the
-// outermost IP header), down to kMaxIPDepth headers; a frame that nests
-// deeper is marked `depth_limited` and the headers past the limit are not
-// read. GRE's own optional checksum (RFC 2784 section 2.5: the GRE header
-// and payload, no pseudo-header) is the layer `gre`. An inner datagram is
-// bounded by the outer one (its IP payload, or the UDP length), never read
-// past it; a fragment's payload is not followed.
+// RFC 7348) and Geneve (UDP destination port 6081, RFC 8926, options
+// stepped over, carrying Ethernet, IPv4 or IPv6). An Ethernet frame inside
+// goes through the same link decode as a captured one (DecodeLink), and so
+// does PPP. Every datagram met is judged like the outermost, its fields
+// numbered by `ip_depth` (1 is the outermost IP header), down to kMaxIPDepth
+// headers; a frame that nests deeper is marked `depth_limited` and the headers
+// past the limit are not read. GRE's own optional checksum (RFC 2784
+// section 2.5: the GRE header and payload, no pseudo-header) is the layer
+// `gre`. An inner datagram is bounded by the outer one (its IP payload, or the
+// UDP length), never read past it; a fragment's payload is not followed.
 //
 // Nothing is dropped silently: a datagram csum finds (the outermost, or one
 // a tunnel carries) whose headers it cannot read, or a tunnel header that
@@ -269,9 +268,9 @@ struct FrameCheck {
   // kind describes the outermost datagram.
   FrameKind kind = FrameKind::kUndecodable;
   // reason is a fixed sentence for kUndecodable frames, for kNotIP frames
-  // whose link layer csum cannot follow (link.h), and for a frame with a
-  // datagram whose headers csum could not read (undecoded_depth), else
-  // empty.
+  // whose link layer csum cannot follow (link.h), for a frame with a
+  // datagram whose headers csum could not read (undecoded_depth), and for
+  // an outermost datagram cut short (the parse's); else empty.
   std::string_view reason;
   // undecoded_depth is the ip_depth of the datagram whose headers csum
   // could not read, recorded as a field of layer kIP (the walk stops

@@ -879,9 +879,9 @@ TEST(Unread, EveryPrefixOfATunnelReportsTheInnerDatagram) {
     EXPECT_EQ(f.ip_depth, 2) << n;
     EXPECT_EQ(f.verdict, Verdict::kUnverified) << n;
     EXPECT_EQ(f.reason, Reason::kTruncated) << n;
-    EXPECT_EQ(f.layer, header             ? Layer::kTCP
+    EXPECT_EQ(f.layer, header         ? Layer::kTCP
                        : n < kInnerIP ? Layer::kIP
-                                          : Layer::kIPv4)
+                                      : Layer::kIPv4)
         << n;
   }
 }
@@ -902,9 +902,9 @@ TEST(Gre, HeaderCutIsOneRecord) {
   EXPECT_EQ(Rows(CheckFrame(kRaw, Gre({0x00, 0x00, 0x08, 0x00}, {}))),
             (Strings{"ipv4/good//1"}));
   // Version 2: unsupported.
-  EXPECT_EQ(
-      Rows(CheckFrame(kRaw, Gre({0x00, 0x02, 0x08, 0x00}, IPv4(6, Tcp(0), 16)))),
-      (Strings{"ipv4/good//1", "ip/unverified/unsupported/2"}));
+  EXPECT_EQ(Rows(CheckFrame(
+                kRaw, Gre({0x00, 0x02, 0x08, 0x00}, IPv4(6, Tcp(0), 16)))),
+            (Strings{"ipv4/good//1", "ip/unverified/unsupported/2"}));
 }
 
 TEST(Gre, Version1CarriesPpp) {
@@ -917,18 +917,18 @@ TEST(Gre, Version1CarriesPpp) {
   EXPECT_EQ(Rows(CheckFrame(kRaw, Gre(h, inner))),
             (Strings{"ipv4/good//1", "ipv4/good//2", "tcp/good//2"}));
   // An acknowledgment alone (no S, no payload).
-  EXPECT_EQ(Rows(CheckFrame(kRaw, Gre({0x20, 0x81, 0x88, 0x0b, 0, 0, 0, 7, 0,
-                                       0, 0, 2},
-                                      {}))),
-            (Strings{"ipv4/good//1"}));
+  EXPECT_EQ(
+      Rows(CheckFrame(
+          kRaw, Gre({0x20, 0x81, 0x88, 0x0b, 0, 0, 0, 7, 0, 0, 0, 2}, {}))),
+      (Strings{"ipv4/good//1"}));
 }
 
 TEST(Gre, RoutingIsSteppedOver) {
   // RFC 1701: R set, so the checksum and offset word is there; one SRE of
   // 8 bytes, then the null SRE.
   const Bytes inner = IPv4(17, Udp(4), 6);
-  const Bytes h = {0x40, 0, 0x08, 0x00, 0, 0, 0, 0,    0x08, 0x00, 0, 8,
-                   1,    2, 3,    4,    5, 6, 7, 8,    0,    0,    0, 0};
+  const Bytes h = {0x40, 0, 0x08, 0x00, 0, 0, 0, 0, 0x08, 0x00, 0, 8,
+                   1,    2, 3,    4,    5, 6, 7, 8, 0,    0,    0, 0};
   EXPECT_EQ(Rows(CheckFrame(kRaw, Gre(h, inner))),
             (Strings{"ipv4/good//1", "ipv4/good//2", "udp/good//2"}));
   // Routing that runs past the datagram.
