@@ -304,7 +304,11 @@ absl::StatusOr<std::unique_ptr<Endpoint>> Endpoint::Open(
                                       options.device_queue_len,
                                       options.bring_up);
   if (!s.ok()) return s;
-  if (options.io_uring) {
+  // Batched writes are not linked: the kernel's default, unlimited send
+  // buffer (set again here) means a write never waits, so none fails
+  // while a later one in its batch succeeds.
+  int sndbuf = INT_MAX;
+  if (options.io_uring && ioctl(fd, TUNSETSNDBUF, &sndbuf) == 0) {
     ep->ring_ = internal::Uring::Create(kIoBatch);
     if (ep->ring_ != nullptr) ep->slots_.resize(ep->ring_->capacity());
   }
@@ -479,6 +483,17 @@ void Endpoint::PacketQueue::push_back(PacketBuffer&& pkt) {
   items_.push_back(std::move(pkt));
 }
 
+void Endpoint::PacketQueue::RemoveFront(size_t k, std::span<const bool> keep) {
+  size_t w = head_ + k;  // Kept packets fill [w, head_ + k).
+  for (size_t i = k; i-- > 0;) {
+    if (!keep[i]) continue;
+    --w;
+    if (w != head_ + i) items_[w] = std::move(items_[head_ + i]);
+  }
+  for (size_t j = head_; j < w; ++j) items_[j] = PacketBuffer();
+  head_ = w;
+}
+
 bool Endpoint::Send(PacketBuffer&& pkt) {
   if (tx_queue_.size() >= options_.tx_queue_limit) {
     CountDrop(DropReason::kTxQueueFull);
@@ -646,9 +661,10 @@ FlushResult Endpoint::Flush() {
 FlushResult Endpoint::FlushBatched() {
   FlushResult r;
   std::array<int, kIoBatch> res;
-  // Every turn writes or drops at least the batch's first packet, or
-  // returns: bounded by the packets queued (and by 4 turns in a row that
-  // wrote nothing, the writev path's EINTR retries).
+  std::array<bool, kIoBatch> keep;
+  // Every turn writes or drops at least one packet, or returns: bounded by
+  // the packets queued (and by 4 turns in a row that wrote nothing, the
+  // writev path's EINTR retries).
   for (int idle = 0; idle < 4;) {
     while (tx_batch_.size() < slots_.size()) {
       PacketBuffer pkt;
@@ -660,29 +676,34 @@ FlushResult Endpoint::FlushBatched() {
     for (size_t i = 0; i < k; ++i) {
       Slot& s = slots_[i];
       WriteIov(tx_batch_.at(i), s.vh, s.iov, s.flat);
-      ring_->Writev(fd_, s.iov.data(), static_cast<unsigned>(s.iov.size()),
-                    i + 1 < k);
+      ring_->Writev(fd_, s.iov.data(), static_cast<unsigned>(s.iov.size()));
     }
     const bool submitted = ring_->Submit(std::span(res).first(k));
-    // Linked: the writes ran in order and stopped at the first failure.
-    size_t i = 0;
-    for (; i < k; ++i) {
+    // The writes ran in order. Those to retry stay first in line; the
+    // device's unlimited send buffer (Open) leaves none behind a later one.
+    size_t done = 0;
+    bool refused = false;
+    for (size_t i = 0; i < k; ++i) {
       const int n = res[i];
-      if (n == -EAGAIN || n == -ECANCELED || n == -EINTR ||
-          n == -EOPNOTSUPP || (!submitted && n < 0)) {
-        break;
+      if (n == -EOPNOTSUPP) refused = true;
+      keep[i] = n == -EAGAIN || n == -EINTR || n == -EOPNOTSUPP ||
+                (!submitted && n < 0);
+      if (keep[i]) {
+        r.blocked = r.blocked || n == -EAGAIN;
+        continue;
       }
+      ++done;
       if (n >= 0) {
-        CountWritten(tx_batch_.front());
+        CountWritten(tx_batch_.at(i));
         ++r.written;
       } else {
         CountDrop(DropReason::kTxWriteError);
         ++r.dropped;
       }
-      tx_batch_.pop_front();
       slots_[i].flat.clear();
     }
-    if (!submitted || res[0] == -EOPNOTSUPP) {
+    tx_batch_.RemoveFront(k, keep);
+    if (!submitted || refused) {
       // The ring failed, or the device refuses RWF_NOWAIT: what is left
       // goes one writev a call.
       ring_.reset();
@@ -693,11 +714,8 @@ FlushResult Endpoint::FlushBatched() {
       r.blocked = rest.blocked;
       return r;
     }
-    if (i < k && res[i] == -EAGAIN) {
-      r.blocked = true;
-      break;
-    }
-    idle = i == 0 ? idle + 1 : 0;
+    if (r.blocked) break;
+    idle = done == 0 ? idle + 1 : 0;
   }
   return r;
 }

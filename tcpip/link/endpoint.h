@@ -279,8 +279,8 @@ class Endpoint {
   bool NextToWrite(PacketBuffer& out, FlushResult& r);
   // Write writes one packet; 1 written, 0 EAGAIN, -1 dropped.
   int Write(const PacketBuffer& pkt);
-  // FlushBatched is Flush through the ring: up to kIoBatch linked writes
-  // per system call, from tx_batch_ (filled by NextToWrite).
+  // FlushBatched is Flush through the ring: up to kIoBatch writes per
+  // system call, from tx_batch_ (filled by NextToWrite).
   FlushResult FlushBatched();
   // ReadBurstBatched is ReadBurst through the ring.
   size_t ReadBurstBatched(std::vector<PacketBuffer>& out, size_t max);
@@ -305,6 +305,9 @@ class Endpoint {
     void push_back(PacketBuffer&& pkt);
     // pop_front releases the front packet's buffers at once.
     void pop_front() { items_[head_++] = PacketBuffer(); }
+    // RemoveFront removes the first `k` packets (k <= size()) except those
+    // `keep` marks, which stay first, in their order.
+    void RemoveFront(size_t k, std::span<const bool> keep);
 
    private:
     std::vector<PacketBuffer> items_;

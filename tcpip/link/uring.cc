@@ -107,23 +107,21 @@ io_uring_sqe* Uring::Next() {
   return sqe;
 }
 
-void Uring::Queue(uint8_t opcode, int fd, const iovec* iov, unsigned count,
-                  bool link) {
+void Uring::Queue(uint8_t opcode, int fd, const iovec* iov, unsigned count) {
   io_uring_sqe* sqe = Next();
   sqe->opcode = opcode;
   sqe->fd = fd;
   sqe->addr = reinterpret_cast<uint64_t>(iov);
   sqe->len = count;
   sqe->rw_flags = RWF_NOWAIT;
-  if (link) sqe->flags = IOSQE_IO_LINK;
 }
 
 void Uring::Readv(int fd, const iovec* iov, unsigned count) {
-  Queue(IORING_OP_READV, fd, iov, count, false);
+  Queue(IORING_OP_READV, fd, iov, count);
 }
 
-void Uring::Writev(int fd, const iovec* iov, unsigned count, bool link) {
-  Queue(IORING_OP_WRITEV, fd, iov, count, link);
+void Uring::Writev(int fd, const iovec* iov, unsigned count) {
+  Queue(IORING_OP_WRITEV, fd, iov, count);
 }
 
 bool Uring::Submit(std::span<int> results) {

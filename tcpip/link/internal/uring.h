@@ -38,12 +38,10 @@ class Uring {
   // capacity is how many operations one Submit takes.
   unsigned capacity() const { return entries_; }
 
-  // Readv and Writev queue operation number queued() on `fd`. With `link`
-  // a write runs only once the one before it wrote everything; when one
-  // fails, the writes linked after it end in -ECANCELED unrun. At most
-  // capacity() operations are queued.
+  // Readv and Writev queue operation number queued() on `fd`; Submit runs
+  // them in that order. At most capacity() operations are queued.
   void Readv(int fd, const iovec* iov, unsigned count);
-  void Writev(int fd, const iovec* iov, unsigned count, bool link);
+  void Writev(int fd, const iovec* iov, unsigned count);
   unsigned queued() const { return queued_; }
 
   // Submit runs the queued operations and stores operation i's result
@@ -56,8 +54,7 @@ class Uring {
  private:
   Uring() = default;
   ::io_uring_sqe* Next();
-  void Queue(uint8_t opcode, int fd, const iovec* iov, unsigned count,
-             bool link);
+  void Queue(uint8_t opcode, int fd, const iovec* iov, unsigned count);
 
   int fd_ = -1;
   unsigned entries_ = 0;
