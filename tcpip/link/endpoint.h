@@ -112,6 +112,8 @@ struct EndpointOptions {
   // through an io_uring where the kernel offers one (Linux 5.6 and later;
   // not under QEMU's user mode), else one readv or writev per frame, as
   // without it. batched() says which. Frames keep their order either way.
+  // The ring keeps a read's buffers for each of its kIoBatch slots: about
+  // 4 MiB per endpoint once reads have used them all.
   bool io_uring = true;
   // bring_up sets IFF_UP (SIOCSIFFLAGS). Addresses and routes are the
   // caller's (ip(8), netlink): Open does not assign any.
@@ -251,7 +253,7 @@ class Endpoint {
   // already queued it drops `pkt`, counts kTxQueueFull and returns false.
   bool Send(PacketBuffer&& pkt);
 
-  // Flush writes queued packets in order, one writev each, until none is
+  // Flush writes queued packets in order, one write each, until none is
   // left or the device says EAGAIN (result.blocked; the packet in hand
   // stays queued). Offloads not negotiated are resolved first: kPartial
   // without csum by ResolvePartialChecksum; GSO without tso4/tso6/uso (or
