@@ -471,29 +471,6 @@ size_t Endpoint::ReadBurstBatched(std::vector<PacketBuffer>& out,
   return delivered;
 }
 
-void Endpoint::PacketQueue::push_back(PacketBuffer&& pkt) {
-  if (head_ == items_.size()) {
-    items_.clear();  // Keeps the capacity.
-    head_ = 0;
-  } else if (head_ >= 64 && 2 * head_ >= items_.size()) {
-    // Amortized: at least as many packets were queued since the last move.
-    items_.erase(items_.begin(), items_.begin() + static_cast<ptrdiff_t>(head_));
-    head_ = 0;
-  }
-  items_.push_back(std::move(pkt));
-}
-
-void Endpoint::PacketQueue::RemoveFront(size_t k, std::span<const bool> keep) {
-  size_t w = head_ + k;  // Kept packets fill [w, head_ + k).
-  for (size_t i = k; i-- > 0;) {
-    if (!keep[i]) continue;
-    --w;
-    if (w != head_ + i) items_[w] = std::move(items_[head_ + i]);
-  }
-  for (size_t j = head_; j < w; ++j) items_[j] = PacketBuffer();
-  head_ = w;
-}
-
 bool Endpoint::Send(PacketBuffer&& pkt) {
   if (tx_queue_.size() >= options_.tx_queue_limit) {
     CountDrop(DropReason::kTxQueueFull);

@@ -39,6 +39,7 @@
 
 #include "absl/status/statusor.h"
 #include "buffer/buffer.h"
+#include "tcpip/link/internal/packet_queue.h"
 #include "tcpip/packet_buffer.h"
 
 namespace ipsum::tcpip::link {
@@ -295,40 +296,19 @@ class Endpoint {
   void CountWritten(const PacketBuffer& pkt);
   void CountDrop(DropReason r) { ++counters_.drops[static_cast<size_t>(r)]; }
 
-  // PacketQueue is a FIFO of packets that keeps its storage: once it has
-  // held n packets, queueing n again allocates nothing (a deque of packets
-  // this size allocates a node per packet).
-  class PacketQueue {
-   public:
-    bool empty() const { return head_ == items_.size(); }
-    size_t size() const { return items_.size() - head_; }
-    PacketBuffer& front() { return items_[head_]; }
-    PacketBuffer& at(size_t i) { return items_[head_ + i]; }
-    void push_back(PacketBuffer&& pkt);
-    // pop_front releases the front packet's buffers at once.
-    void pop_front() { items_[head_++] = PacketBuffer(); }
-    // RemoveFront removes the first `k` packets (k <= size()) except those
-    // `keep` marks, which stay first, in their order.
-    void RemoveFront(size_t k, std::span<const bool> keep);
-
-   private:
-    std::vector<PacketBuffer> items_;
-    size_t head_ = 0;  // items_[0, head_) are spent.
-  };
-
   int fd_ = -1;
   EndpointOptions options_;
   Offloads offloads_;
   EndpointCounters counters_;
-  PacketQueue tx_queue_;
-  PacketQueue tx_segments_;  // Software segments, written first.
+  internal::PacketQueue tx_queue_;
+  internal::PacketQueue tx_segments_;  // Software segments, written first.
   buffer::View spill_;  // The 64 KiB second chunk of each read, until used.
 
   // The ring and what its operations point at while a call runs: per slot
   // a virtio-net header, a read's two chunks (kept until a frame uses
   // them), a write's iovecs and its flattened bytes.
   std::unique_ptr<internal::Uring> ring_;
-  PacketQueue tx_batch_;  // Prepared packets taken from the queues, in
+  internal::PacketQueue tx_batch_;  // Prepared packets taken from the queues, in
                           // order: written before any other.
   struct Slot;
   std::vector<Slot> slots_;
