@@ -22,11 +22,6 @@ int main() {
   // One contiguous range, through the fastest implementation for this CPU.
   const uint16_t sum = checksum::Checksum(data, sizeof(data));
 
-  // The same bytes fed in pieces of any length, as they arrive.
-  checksum::Checksummer stream;
-  stream.Add(data, 3);
-  stream.Add(data + 3, sizeof(data) - 3);
-
   // The same bytes in a chained packet buffer, summed where they lie.
   ipsum::buffer::Buffer packet = ipsum::buffer::Buffer::Copy(data);
   const uint16_t chained = packet.ChecksumAll();
@@ -37,7 +32,7 @@ int main() {
   // END README
 
   std::printf("sum 0x%04x, stored as %02x %02x\n", sum, field[0], field[1]);
-  const bool ok = sum == 0xddf2 && stream.Sum() == sum && chained == sum &&
+  const bool ok = sum == 0xddf2 && chained == sum &&
                   field[0] == 0x22 && field[1] == 0x0d;
   return ok ? 0 : 1;
 }

@@ -13,8 +13,8 @@
 # used from any layer; external repositories are not checked. Reads direct
 # dependencies from `bazel query` (implicit ones, the toolchains', left
 # out), so a #include without its dependency fails the build, not this.
-# Prints each offending edge; quick (one query, no build). tools/test.sh
-# runs it before the host tests.
+# .bzl loads follow the same rule. Prints each offending edge; quick (one
+# query, no build). tools/test.sh runs it before the host tests.
 #
 #   tools/check_layering.sh
 set -euo pipefail
@@ -69,5 +69,22 @@ while read -r from to; do
     bad=1
   fi
 done <<<"$edges"
+
+# The same rule for build definitions: a BUILD or .bzl file loads .bzl files
+# only from its own layer or below (or from the exempt packages).
+loads=$(grep -rHoE --include=BUILD.bazel --include=BUILD --include='*.bzl' \
+  'load\("//[^:"]*' "${layers[@]}" |
+  sed -E 's#^(.*)/[^/]*:load\("(//.*)$#//\1 \2#')
+while read -r from to; do
+  [ -n "$from" ] || continue
+  for pkg in "$from" "$to"; do
+    if [ -z "${ranks[$pkg]+x}" ]; then ranks[$pkg]=$(rank "${pkg#//}"); fi
+  done
+  if ((${ranks[$to]} > ${ranks[$from]})); then
+    echo "check_layering: $from loads a .bzl file of $to, a layer above it" >&2
+    bad=1
+  fi
+done <<<"$loads"
 if [ "$bad" -ne 0 ]; then exit 1; fi
-echo "check_layering: $(wc -l <<<"$edges") dependencies read top to bottom"
+echo "check_layering: $(wc -l <<<"$edges") dependencies and" \
+  "$(wc -l <<<"$loads") .bzl loads read top to bottom"

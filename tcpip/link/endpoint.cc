@@ -23,6 +23,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "tcpip/gso.h"
+#include "tcpip/link/internal/uring.h"
 #include "tcpip/link/internal/vnet.h"
 #include "tcpip/transmit.h"
 
@@ -303,8 +304,24 @@ absl::StatusOr<std::unique_ptr<Endpoint>> Endpoint::Open(
                                       options.device_queue_len,
                                       options.bring_up);
   if (!s.ok()) return s;
+  // Batched writes are not linked: the kernel's default, unlimited send
+  // buffer (set again here) means a write never waits, so none fails
+  // while a later one in its batch succeeds.
+  int sndbuf = INT_MAX;
+  if (options.io_uring && ioctl(fd, TUNSETSNDBUF, &sndbuf) == 0) {
+    ep->ring_ = internal::Uring::Create(kIoBatch);
+    if (ep->ring_ != nullptr) ep->slots_.resize(ep->ring_->capacity());
+  }
   return ep;
 }
+
+struct Endpoint::Slot {
+  std::array<uint8_t, kVnetHeaderSize> vh;
+  buffer::View head;
+  buffer::View spill;
+  absl::InlinedVector<iovec, 8> iov;
+  std::vector<uint8_t> flat;
+};
 
 Endpoint::Endpoint(int fd, const EndpointOptions& options,
                    const Offloads& offloads)
@@ -327,6 +344,7 @@ LinkCapabilities Endpoint::capabilities() const {
 
 size_t Endpoint::ReadBurst(std::vector<PacketBuffer>& out, size_t max) {
   if (max == 0) max = options_.rx_burst;
+  if (ring_ != nullptr) return ReadBurstBatched(out, max);
   const size_t first = options_.mtu + kLinkSlack;
   const size_t second = kMaxFrameSize > first ? kMaxFrameSize - first : 0;
   size_t delivered = 0;
@@ -355,48 +373,102 @@ size_t Endpoint::ReadBurst(std::vector<PacketBuffer>& out, size_t max) {
       }
       break;
     }
-    if (static_cast<size_t>(n) <= kVnetHeaderSize) {
-      CountDrop(DropReason::kRxShortRead);
-      continue;
+    if (TakeFrame(static_cast<size_t>(n), vh, std::move(head), spill_, out)) {
+      ++delivered;
     }
-    const size_t m = static_cast<size_t>(n) - kVnetHeaderSize;
-    buffer::Buffer frame;
-    if (m <= head.size()) {
-      head.Truncate(m);
-      frame.Append(std::move(head));
-    } else {
-      spill_.Truncate(m - head.size());
-      frame.Append(std::move(head));
-      frame.Append(std::move(spill_));
-      spill_ = buffer::View();
-    }
-    PacketBuffer pkt;
-    const DropReason r =
-        DecodeVnetFrame(vh, std::move(frame), options_.mode, pkt);
-    if (r != DropReason::kNone) {
-      CountDrop(r);
-      continue;
-    }
-    ++counters_.rx_frames;
-    counters_.rx_bytes += m;
-    if (pkt.checksum_status == ChecksumStatus::kPartial) ++counters_.rx_partial;
-    if (pkt.gso_type != GsoType::kNone) ++counters_.rx_gso;
-    out.push_back(std::move(pkt));
-    ++delivered;
   }
   return delivered;
 }
 
-void Endpoint::PacketQueue::push_back(PacketBuffer&& pkt) {
-  if (head_ == items_.size()) {
-    items_.clear();  // Keeps the capacity.
-    head_ = 0;
-  } else if (head_ >= 64 && 2 * head_ >= items_.size()) {
-    // Amortized: at least as many packets were queued since the last move.
-    items_.erase(items_.begin(), items_.begin() + static_cast<ptrdiff_t>(head_));
-    head_ = 0;
+bool Endpoint::TakeFrame(size_t n,
+                         const std::array<uint8_t, kVnetHeaderSize>& vh,
+                         buffer::View head, buffer::View& spill,
+                         std::vector<PacketBuffer>& out) {
+  if (n <= kVnetHeaderSize) {
+    CountDrop(DropReason::kRxShortRead);
+    return false;
   }
-  items_.push_back(std::move(pkt));
+  const size_t m = n - kVnetHeaderSize;
+  buffer::Buffer frame;
+  if (m <= head.size()) {
+    head.Truncate(m);
+    frame.Append(std::move(head));
+  } else {
+    spill.Truncate(m - head.size());
+    frame.Append(std::move(head));
+    frame.Append(std::move(spill));
+    spill = buffer::View();
+  }
+  PacketBuffer pkt;
+  const DropReason r = DecodeVnetFrame(vh, std::move(frame), options_.mode, pkt);
+  if (r != DropReason::kNone) {
+    CountDrop(r);
+    return false;
+  }
+  ++counters_.rx_frames;
+  counters_.rx_bytes += m;
+  if (pkt.checksum_status == ChecksumStatus::kPartial) ++counters_.rx_partial;
+  if (pkt.gso_type != GsoType::kNone) ++counters_.rx_gso;
+  out.push_back(std::move(pkt));
+  return true;
+}
+
+size_t Endpoint::ReadBurstBatched(std::vector<PacketBuffer>& out,
+                                  size_t max) {
+  const size_t first = options_.mtu + kLinkSlack;
+  const size_t second = kMaxFrameSize > first ? kMaxFrameSize - first : 0;
+  std::array<int, kIoBatch> res;
+  size_t delivered = 0;
+  // Each turn submits k reads and ends the burst unless all k delivered
+  // (or were drops); the turns are bounded like ReadBurst's.
+  for (size_t turn = 0; delivered < max && turn < 2 * max + 8; ++turn) {
+    const size_t k = std::min(max - delivered, slots_.size());
+    for (size_t i = 0; i < k; ++i) {
+      Slot& s = slots_[i];
+      if (s.head.empty()) s.head = buffer::View::Allocate(first);
+      if (second != 0 && s.spill.empty()) {
+        s.spill = buffer::View::Allocate(second);
+      }
+      const std::span<uint8_t> h = s.head.MutableSpan();
+      s.iov.assign({{s.vh.data(), s.vh.size()}, {h.data(), h.size()}});
+      if (second != 0) {
+        const std::span<uint8_t> sp = s.spill.MutableSpan();
+        s.iov.push_back({sp.data(), sp.size()});
+      }
+      ring_->Readv(fd_, s.iov.data(), static_cast<unsigned>(s.iov.size()));
+    }
+    const bool submitted = ring_->Submit(std::span(res).first(k));
+    bool more = submitted;
+    bool refused = false;
+    // The reads ran in order: a later one's frame is never older.
+    for (size_t i = 0; i < k; ++i) {
+      Slot& s = slots_[i];
+      if (res[i] >= 0) {
+        buffer::View head = std::move(s.head);
+        s.head = buffer::View();
+        if (TakeFrame(static_cast<size_t>(res[i]), s.vh, std::move(head),
+                      s.spill, out)) {
+          ++delivered;
+        }
+        continue;
+      }
+      more = false;
+      if (res[i] == -EOPNOTSUPP) refused = true;
+      if (submitted && res[i] != -EAGAIN && res[i] != -EINTR && !refused) {
+        CountDrop(DropReason::kRxReadError);
+      }
+    }
+    if (!submitted || refused) {
+      // The ring failed, or the device refuses RWF_NOWAIT: one read a
+      // call from now on.
+      ring_.reset();
+      slots_.clear();
+      if (delivered == max) return delivered;
+      return delivered + ReadBurst(out, max - delivered);
+    }
+    if (!more) break;
+  }
+  return delivered;
 }
 
 bool Endpoint::Send(PacketBuffer&& pkt) {
@@ -465,32 +537,49 @@ bool Endpoint::Prepare(PacketBuffer& pkt) {
   return true;
 }
 
-int Endpoint::Write(const PacketBuffer& pkt) {
-  std::array<uint8_t, kVnetHeaderSize> vh;
+namespace {
+
+// WriteIov points `iov` at what one write of `pkt` sends: its virtio-net
+// header (encoded into `vh`), headers() and data()'s views, or, past what
+// one writev takes, a copy of them all in `flat`.
+void WriteIov(const PacketBuffer& pkt,
+              std::array<uint8_t, kVnetHeaderSize>& vh,
+              absl::InlinedVector<iovec, 8>& iov, std::vector<uint8_t>& flat) {
   EncodeVnetHeader(pkt, vh);
   const std::span<const uint8_t> headers = pkt.headers();
-  const size_t views = pkt.data().view_count();
-  std::vector<uint8_t> flat;
-  absl::InlinedVector<iovec, 8> iov;
+  iov.clear();
   iov.push_back({vh.data(), vh.size()});
-  if (views + 2 > IOV_MAX) {
+  if (pkt.data().view_count() + 2 > IOV_MAX) {
     // More pieces than one writev takes: the only copying path.
     flat = pkt.Flatten();
     iov.push_back({flat.data(), flat.size()});
-  } else {
-    if (!headers.empty()) {
-      iov.push_back({const_cast<uint8_t*>(headers.data()), headers.size()});
-    }
-    for (const buffer::View& v : pkt.data()) {
-      iov.push_back({const_cast<uint8_t*>(v.data()), v.size()});
-    }
+    return;
   }
+  if (!headers.empty()) {
+    iov.push_back({const_cast<uint8_t*>(headers.data()), headers.size()});
+  }
+  for (const buffer::View& v : pkt.data()) {
+    iov.push_back({const_cast<uint8_t*>(v.data()), v.size()});
+  }
+}
+
+}  // namespace
+
+void Endpoint::CountWritten(const PacketBuffer& pkt) {
+  ++counters_.tx_frames;
+  counters_.tx_bytes += pkt.size();
+  if (pkt.gso_type != GsoType::kNone) ++counters_.tx_gso;
+}
+
+int Endpoint::Write(const PacketBuffer& pkt) {
+  std::array<uint8_t, kVnetHeaderSize> vh;
+  std::vector<uint8_t> flat;
+  absl::InlinedVector<iovec, 8> iov;
+  WriteIov(pkt, vh, iov, flat);
   for (int attempt = 0; attempt < 4; ++attempt) {
     const ssize_t n = writev(fd_, iov.data(), static_cast<int>(iov.size()));
     if (n >= 0) {
-      ++counters_.tx_frames;
-      counters_.tx_bytes += pkt.size();
-      if (pkt.gso_type != GsoType::kNone) ++counters_.tx_gso;
+      CountWritten(pkt);
       return 1;
     }
     if (errno == EINTR) continue;
@@ -501,38 +590,109 @@ int Endpoint::Write(const PacketBuffer& pkt) {
   return -1;
 }
 
-FlushResult Endpoint::Flush() {
-  FlushResult r;
-  // Every turn writes, drops or expands one packet, or returns: bounded by
-  // the queue and the segments it expands to.
+bool Endpoint::NextToWrite(PacketBuffer& out, FlushResult& r) {
+  // Every turn takes, drops or expands one packet: bounded by the queue
+  // and the segments it expands to.
   while (true) {
-    PacketQueue* q;
     if (!tx_segments_.empty()) {
-      q = &tx_segments_;
-    } else if (!tx_queue_.empty()) {
-      q = &tx_queue_;
-      PacketBuffer& front = tx_queue_.front();
-      const size_t before = tx_segments_.size();
-      if (!Prepare(front)) {
-        // Dropped, or expanded into tx_segments_.
-        if (tx_segments_.size() == before) ++r.dropped;
-        tx_queue_.pop_front();
-        continue;
-      }
-    } else {
-      break;
+      out = std::move(tx_segments_.front());
+      tx_segments_.pop_front();
+      return true;
     }
-    const int w = Write(q->front());
+    if (tx_queue_.empty()) return false;
+    PacketBuffer& front = tx_queue_.front();
+    const size_t before = tx_segments_.size();
+    const bool ready = Prepare(front);
+    if (ready) out = std::move(front);
+    // Dropped, or expanded into tx_segments_, when not ready.
+    if (!ready && tx_segments_.size() == before) ++r.dropped;
+    tx_queue_.pop_front();
+    if (ready) return true;
+  }
+}
+
+FlushResult Endpoint::Flush() {
+  if (ring_ != nullptr) return FlushBatched();
+  FlushResult r;
+  while (true) {
+    if (tx_batch_.empty()) {
+      PacketBuffer pkt;
+      if (!NextToWrite(pkt, r)) break;
+      tx_batch_.push_back(std::move(pkt));
+    }
+    const int w = Write(tx_batch_.front());
     if (w == 0) {
-      r.blocked = true;
+      r.blocked = true;  // The packet stays first in line.
       break;
     }
-    q->pop_front();
+    tx_batch_.pop_front();
     if (w > 0) {
       ++r.written;
     } else {
       ++r.dropped;
     }
+  }
+  return r;
+}
+
+FlushResult Endpoint::FlushBatched() {
+  FlushResult r;
+  std::array<int, kIoBatch> res;
+  std::array<bool, kIoBatch> keep;
+  // Every turn writes or drops at least one packet, or returns: bounded by
+  // the packets queued (and by 4 turns in a row that wrote nothing, the
+  // writev path's EINTR retries).
+  for (int idle = 0; idle < 4;) {
+    while (tx_batch_.size() < slots_.size()) {
+      PacketBuffer pkt;
+      if (!NextToWrite(pkt, r)) break;
+      tx_batch_.push_back(std::move(pkt));
+    }
+    const size_t k = std::min(tx_batch_.size(), slots_.size());
+    if (k == 0) break;
+    for (size_t i = 0; i < k; ++i) {
+      Slot& s = slots_[i];
+      WriteIov(tx_batch_.at(i), s.vh, s.iov, s.flat);
+      ring_->Writev(fd_, s.iov.data(), static_cast<unsigned>(s.iov.size()));
+    }
+    const bool submitted = ring_->Submit(std::span(res).first(k));
+    // The writes ran in order. Those to retry stay first in line; the
+    // device's unlimited send buffer (Open) leaves none behind a later one.
+    size_t done = 0;
+    bool refused = false;
+    for (size_t i = 0; i < k; ++i) {
+      const int n = res[i];
+      if (n == -EOPNOTSUPP) refused = true;
+      keep[i] = n == -EAGAIN || n == -EINTR || n == -EOPNOTSUPP ||
+                (!submitted && n < 0);
+      if (keep[i]) {
+        r.blocked = r.blocked || n == -EAGAIN;
+        continue;
+      }
+      ++done;
+      if (n >= 0) {
+        CountWritten(tx_batch_.at(i));
+        ++r.written;
+      } else {
+        CountDrop(DropReason::kTxWriteError);
+        ++r.dropped;
+      }
+      slots_[i].flat.clear();
+    }
+    tx_batch_.RemoveFront(k, keep);
+    if (!submitted || refused) {
+      // The ring failed, or the device refuses RWF_NOWAIT: what is left
+      // goes one writev a call.
+      ring_.reset();
+      slots_.clear();
+      const FlushResult rest = Flush();
+      r.written += rest.written;
+      r.dropped += rest.dropped;
+      r.blocked = rest.blocked;
+      return r;
+    }
+    if (r.blocked) break;
+    idle = done == 0 ? idle + 1 : 0;
   }
   return r;
 }

@@ -37,6 +37,7 @@
 #include <cstring>
 #include <fstream>
 #include <map>
+#include <ostream>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -46,6 +47,7 @@
 #include "gtest/gtest.h"
 #include "tcpip/internal/testing.h"
 #include "tcpip/link/endpoint.h"
+#include "tcpip/link/internal/uring.h"
 #include "tcpip/packet_buffer.h"
 #include "tcpip/transmit.h"
 
@@ -120,13 +122,31 @@ Offloads Make(bool csum, bool tso, bool uso) {
   return Offloads{csum, tso, tso, uso, uso};
 }
 
+// Mode is what a test runs on: the device's kind, and whether the
+// endpoints read and write through io_uring (where the kernel offers it)
+// or one system call per frame.
+struct Mode {
+  DeviceMode device;
+  bool io_uring;
+};
+
+void PrintTo(const Mode& m, std::ostream* os) {
+  *os << ToString(m.device) << (m.io_uring ? " io_uring" : " readv/writev");
+}
+
+// UringAvailable reports whether this kernel (or emulator) has io_uring.
+bool UringAvailable() {
+  static const bool available = internal::Uring::Create(8) != nullptr;
+  return available;
+}
+
 // Net is a fresh namespace with two endpoints of `mode` and the addresses
 // of the file comment: C = .0.1, L = .0.2 local on rx; V = .1.2 and R = .1.1
 // routed via rx (fd09::/64 and fd09:0:0:1::/64 for IPv6).
 class Net {
  public:
-  Net(DeviceMode mode, const Offloads& rx, const Offloads& tx)
-      : mode_(mode) {
+  Net(Mode mode, const Offloads& rx, const Offloads& tx)
+      : mode_(mode.device), io_uring_(mode.io_uring) {
     Setup(rx, tx);
   }
 
@@ -137,6 +157,7 @@ class Net {
     const std::string tag = std::to_string(getpid() % 100000);
     EndpointOptions o;
     o.mode = mode_;
+    o.io_uring = io_uring_;
     o.name = "ipsr" + tag;
     o.request = rxo;
     auto rx = Endpoint::Open(o);
@@ -147,6 +168,9 @@ class Net {
     ASSERT_TRUE(tx.ok()) << tx.status();
     rx_ = std::move(*rx);
     tx_ = std::move(*tx);
+    // Each implementation is the one asked for, where the kernel has it.
+    EXPECT_EQ(rx_->batched(), io_uring_ && UringAvailable());
+    EXPECT_EQ(tx_->batched(), io_uring_ && UringAvailable());
     const std::string r = rx_->name();
     std::vector<std::string> ip = {
         "link set lo up",
@@ -251,6 +275,7 @@ class Net {
 
  private:
   DeviceMode mode_;
+  bool io_uring_;
   std::unique_ptr<Endpoint> rx_;
   std::unique_ptr<Endpoint> tx_;
   uint8_t tx_mac_[6] = {};
@@ -376,7 +401,10 @@ const Combo kCombos[] = {
     {kNone, kAll}, {kCsum, kAll}, {kTso, kAll},
 };
 
-class KernelTest : public ::testing::TestWithParam<DeviceMode> {};
+class KernelTest : public ::testing::TestWithParam<Mode> {
+ protected:
+  DeviceMode Device() const { return GetParam().device; }
+};
 
 TEST_P(KernelTest, OpenNegotiatesWhatWasAsked) {
   for (const Offloads& o : {kAll, kNone, kCsum, kTso}) {
@@ -390,7 +418,7 @@ TEST_P(KernelTest, OpenNegotiatesWhatWasAsked) {
     if (!o.uso4) {
       EXPECT_FALSE(got.uso4);
     }
-    EXPECT_EQ(net.rx().mode(), GetParam());
+    EXPECT_EQ(net.rx().mode(), Device());
     EXPECT_EQ(net.rx().capabilities().tx_checksum_offload, o.csum);
     EXPECT_EQ(net.rx().capabilities().tso_max_size != 0, o.tso4);
   }
@@ -503,6 +531,50 @@ TEST_P(KernelTest, KernelUDPArrivesByteForByte) {
   }
 }
 
+// Frames queued on the device before the endpoint reads any (more than
+// one burst, several io_uring batches) arrive all and in order: each read
+// burst and each flush keeps the order of its frames.
+TEST_P(KernelTest, QueuedFramesKeepTheirOrder) {
+  Net net(GetParam(), kNone, kNone);
+  if (::testing::Test::HasFatalFailure()) return;
+  int r = socket(AF_INET, SOCK_DGRAM, 0);
+  int s = socket(AF_INET, SOCK_DGRAM, 0);
+  int big = 4 << 20;
+  setsockopt(r, SOL_SOCKET, SO_RCVBUF, &big, sizeof big);
+  setsockopt(s, SOL_SOCKET, SO_SNDBUF, &big, sizeof big);
+  SetTimeouts(r);
+  sockaddr_storage l = Addr(false, "10.9.0.2", "", 5005);
+  sockaddr_storage cs = Addr(false, "10.9.0.1", "", 5006);
+  sockaddr_storage v = Addr(false, "10.9.1.2", "", 5005);
+  ASSERT_EQ(bind(r, reinterpret_cast<sockaddr*>(&l), sizeof(sockaddr_in)), 0);
+  ASSERT_EQ(bind(s, reinterpret_cast<sockaddr*>(&cs), sizeof(sockaddr_in)), 0);
+  ASSERT_EQ(connect(s, reinterpret_cast<sockaddr*>(&v), sizeof(sockaddr_in)),
+            0);
+  // Fewer than the TUN device's default queue (500 frames) holds.
+  constexpr uint32_t kCount = 300;
+  for (uint32_t i = 0; i < kCount; ++i) {
+    ASSERT_EQ(send(s, &i, sizeof i, 0), static_cast<ssize_t>(sizeof i));
+  }
+  std::atomic<bool> done{false};
+  std::vector<uint32_t> got;
+  std::thread receiver([&] {
+    uint32_t x;
+    while (got.size() < kCount && recv(r, &x, sizeof x, 0) == sizeof x) {
+      got.push_back(x);
+    }
+    done = true;
+  });
+  EXPECT_TRUE(net.Pump(done));
+  receiver.join();
+  close(r);
+  close(s);
+  ASSERT_EQ(got.size(), kCount);
+  for (uint32_t i = 0; i < kCount; ++i) ASSERT_EQ(got[i], i);
+  net.ExpectNoKernelErrors();
+  EXPECT_EQ(net.rx().counters().total_dropped(), 0u);
+  EXPECT_EQ(net.tx().counters().total_dropped(), 0u);
+}
+
 // A frame with a wrong UDP checksum reaches the kernel and is counted
 // there: the counters the other tests watch can move.
 TEST_P(KernelTest, AWrongChecksumIsCountedByTheKernel) {
@@ -519,7 +591,7 @@ TEST_P(KernelTest, AWrongChecksumIsCountedByTheKernel) {
     inet_pton(AF_INET, "10.9.0.2", route.destination_v4.bytes.data());
     inet_pton(AF_INET6, "fd09:0:0:1::1", route.source_v6.bytes.data());
     inet_pton(AF_INET6, "fd09::2", route.destination_v6.bytes.data());
-    if (GetParam() == DeviceMode::kTap) {
+    if (Device() == DeviceMode::kTap) {
       header::EthernetFields e;
       std::memcpy(e.destination.bytes.data(), net.tx_mac(), 6);
       e.source.bytes = {2, 0, 0, 0, 9, 1};
@@ -575,7 +647,7 @@ TEST_P(KernelTest, LyingPacketsAreCountedDropsOnTransmit) {
   EXPECT_EQ(tx.counters().dropped(DropReason::kTxBadPacket), 3u)
       << tx.counters().ToString();
   EXPECT_FALSE(tx.tx_pending());
-  if (GetParam() == DeviceMode::kTap) {
+  if (Device() == DeviceMode::kTap) {
     // Shorter than an Ethernet header: the kernel refuses the write.
     tx.Send(PacketBuffer(buffer::Buffer::Copy(Pattern(5, 1))));
     const FlushResult g = tx.Flush();
@@ -589,7 +661,7 @@ TEST_P(KernelTest, AFullQueueIsACountedDrop) {
   Net net(GetParam(), kNone, kNone);
   if (::testing::Test::HasFatalFailure()) return;
   EndpointOptions o;
-  o.mode = GetParam();
+  o.mode = Device();
   o.name = "ipsq" + std::to_string(getpid() % 100000);
   o.tx_queue_limit = 2;
   auto ep = Endpoint::Open(o);
@@ -613,13 +685,13 @@ TEST_P(KernelTest, DeviceQueueLenIsTheInterfacesTxQueueLen) {
     return r == 0 ? ifr.ifr_qlen : -1;
   };
   EndpointOptions o;
-  o.mode = GetParam();
+  o.mode = Device();
   o.name = "ipsl" + std::to_string(getpid() % 100000);
   {
     auto ep = Endpoint::Open(o);
     ASSERT_TRUE(ep.ok()) << ep.status();
     // The kernel's default, untouched: ether_setup's for TAP.
-    const int want = GetParam() == DeviceMode::kTap ? 1000 : 500;
+    const int want = Device() == DeviceMode::kTap ? 1000 : 500;
     if (qlen(o.name) == want << 16) {
       // QEMU's user mode passes ifr_qlen through without converting its
       // byte order, so neither reading nor setting it can be checked.
@@ -642,7 +714,7 @@ TEST_P(KernelTest, OpenErrorsAreClear) {
   Net net(GetParam(), kNone, kNone);
   if (::testing::Test::HasFatalFailure()) return;
   EndpointOptions o;
-  o.mode = GetParam();
+  o.mode = Device();
   o.name = "a-name-far-too-long";
   EXPECT_EQ(Endpoint::Open(o).status().code(),
             absl::StatusCode::kInvalidArgument);
@@ -667,11 +739,16 @@ TEST_P(KernelTest, OpenErrorsAreClear) {
   EXPECT_FALSE((*any)->name().empty());
 }
 
-INSTANTIATE_TEST_SUITE_P(Modes, KernelTest,
-                         ::testing::Values(DeviceMode::kTun, DeviceMode::kTap),
-                         [](const auto& info) {
-                           return std::string(ToString(info.param));
-                         });
+INSTANTIATE_TEST_SUITE_P(
+    Modes, KernelTest,
+    ::testing::Values(Mode{DeviceMode::kTun, false},
+                      Mode{DeviceMode::kTap, false},
+                      Mode{DeviceMode::kTun, true},
+                      Mode{DeviceMode::kTap, true}),
+    [](const auto& info) {
+      return std::string(ToString(info.param.device)) +
+             (info.param.io_uring ? "_uring" : "_syscalls");
+    });
 
 }  // namespace
 }  // namespace ipsum::tcpip::link

@@ -26,7 +26,7 @@ testing/fuzz/run_all.sh builds and runs every target tagged `fuzzer`.
 """
 
 load("@rules_cc//cc:defs.bzl", "cc_binary", "cc_library", "cc_test")
-load("//tools:copts.bzl", "IPSUM_TEST_COPTS")
+load("//toolchains:copts.bzl", "IPSUM_TEST_COPTS")
 
 _FUZZING = "//testing/fuzz:fuzzing"
 _REPLAY_MAIN = "//testing/fuzz:replay_main"

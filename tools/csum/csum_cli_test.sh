@@ -64,15 +64,17 @@ check "json nulls" grep -q '"verdict":"unverified","stored":null,"computed":null
 check "json offload reason" grep -q '"verdict":"bad",.*"reason":"offload","ip_depth":1}$' "$tmp/json"
 "$csum" verify "$caps/ethernet.pcap" >"$tmp/sum" 2>/dev/null
 check "summary counts bad by reason" grep -q '^  bad: [0-9]* offload, [0-9]* unexplained$' "$tmp/sum"
-check "summary counts unverified by reason" grep -q '^  unverified: [0-9]* truncated, [0-9]* fragment, [0-9]* bad-length$' "$tmp/sum"
+check "summary counts unverified by reason" grep -q '^  unverified: [0-9]* truncated, [0-9]* fragment, [0-9]* bad-length, 1 malformed$' "$tmp/sum"
 
 # Tunnels and ICMP errors: inner fields at ip_depth 2 and more, quotes
 # reported, not judged; the summary counts tunnelled and too-deep packets.
 "$csum" verify "$caps/tunnels.pcap" "$caps/icmp-errors.pcap" >"$tmp/tun" 2>/dev/null
-check "summary counts tunnels" grep -q '^  tunnels: 25 packets carry inner datagrams' "$tmp/tun"
+check "summary counts tunnels" grep -q '^  tunnels: 43 packets carry inner datagrams' "$tmp/tun"
+check "summary counts unread datagrams" grep -q '^  unread: 2 GRE header truncated, 1 GRE version above 1, .*, 1 IPv4 IHL below 5, .*, 1 VXLAN header truncated$' "$tmp/tun"
+check "summary has an ip row" grep -q '^  ip  *11  *0  *0  *0  *11  *0$' "$tmp/tun"
 check "summary counts the depth limit" grep -q '^  depth: 1 packet nests more than 8 IP headers' "$tmp/tun"
-check "summary counts quotes" grep -q '^  unverified: [0-9]* truncated, 14 quoted$' "$tmp/tun"
-check "summary has a gre row" grep -q '^  gre  *5  *5  *4  *1 ' "$tmp/tun"
+check "summary counts quotes" grep -q '^  unverified: [0-9]* truncated, 4 bad-length, 24 quoted, 3 malformed, 2 unsupported$' "$tmp/tun"
+check "summary has a gre row" grep -q '^  gre  *8  *7  *6  *1  *1 ' "$tmp/tun"
 "$csum" verify --format=json "$caps/icmp-errors.pcap" >"$tmp/q.json" 2>/dev/null
 check "json quoted reason" grep -q '"verdict":"unverified","stored":"0x[0-9a-f]\{4\}","computed":null,"csum_off":68,"reason":"quoted","ip_depth":2}$' "$tmp/q.json"
 # fix repairs the inner checksums and brings the outer UDP and GRE ones up

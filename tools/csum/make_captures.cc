@@ -515,6 +515,12 @@ struct Frame {
   std::vector<Expect> expects;
 };
 
+// IpRecord is the one record of a datagram csum finds but cannot read
+// (layer ip, verify.h), at IP header number `depth`.
+Expect IpRecord(const char* reason, int depth) {
+  return {"ip", "unverified", {}, {}, {}, reason, depth};
+}
+
 // What to do to a datagram's checksum fields once it is framed.
 struct Damage {
   std::optional<uint16_t> ip_stored;
@@ -884,12 +890,12 @@ std::vector<Frame> EthernetFrames() {
     add(d);
     add(d, TpStored(0x0000));
   }
-  // Malformed: IPv4 IHL 3 (undecodable, no records).
+  // Malformed: IPv4 IHL 3 (undecodable; one `ip` record says so).
   {
     Datagram d = V4(UDP(10, ++seed));
     d.bytes[0] = 0x43;
     Frame f = Framed(Ethernet(0x0800), d);
-    f.expects.clear();
+    f.expects = {IpRecord("malformed", 1)};
     out.push_back(f);
   }
   // A frame that ends inside the Ethernet header.
@@ -1082,6 +1088,117 @@ std::vector<Frame> TunnelFrames() {
     }
     out.push_back(f);
   }
+  // Datagrams csum cannot read inside a tunnel: one `ip` record at their
+  // ip_depth each, after the outer fields. `broken` frames `t` (its inner
+  // datagram as built, no expectations for it) with that record.
+  auto broken = [&](const Tunnelled& t, const char* reason,
+                    const Damage& outer_damage = {}) {
+    const Bytes link = Ethernet(EtherTypeOf(t.outer));
+    Frame f = Framed(link, t.outer, outer_damage);
+    f.expects.push_back(IpRecord(reason, 2));
+    out.push_back(f);
+  };
+  {
+    // 4in4 with an inner IHL of 3; GRE (with its checksum) around an inner
+    // Total Length below its header; IPv6 in IPv4 with version nibble 5.
+    Datagram ihl = V4(UDP(20, ++seed));
+    ihl.bytes[0] = 0x43;
+    broken(IPinIP(true, ihl), "malformed");
+    Datagram total = V4(TCP(20, ++seed));
+    StoreBig16(total.bytes.data() + 2, 16);
+    broken(GRE(true, total, true, false, false, false), "malformed");
+    Datagram version = V6(UDP(20, ++seed));
+    version.bytes[0] = 0x50;
+    broken(IPinIP(true, version), "malformed");
+  }
+  {
+    // An inner IPv6 header the outer IPv4 length cuts (30 of its 40
+    // bytes sent): bad-length. The same cut by the capture: truncated.
+    Datagram d6 = V6(UDP(20, ++seed));
+    Datagram part = d6;
+    part.bytes.resize(30);
+    broken(IPinIP(true, part), "bad-length");
+    Tunnelled t = IPinIP(false, V6(TCP(20, ++seed)));
+    broken(t, "truncated", Cut(14 + 40 + 30));
+  }
+  {
+    // An inner UDP header past the inner IPv4 payload (Total Length 24):
+    // the UDP field itself is bad-length.
+    Datagram d;
+    d.bytes = Concat(IPv4Header(4, 17, {}), UDP(20, ++seed).bytes);
+    Tunnelled t = VXLAN(true, d);
+    const Bytes link = Ethernet(0x0800);
+    Frame f = Framed(link, t.outer);
+    const size_t net = link.size() + 20 + t.prefix;
+    const uint16_t ip = LoadBig16(f.bytes.data() + net + 10);
+    f.expects.push_back({"ipv4", "good", ip, ip, net + 10, "", 2});
+    f.expects.push_back({"udp", "unverified", {}, {}, {}, "bad-length", 2});
+    out.push_back(f);
+  }
+  {
+    // GRE cut short: two bytes of header, and a key announced past the
+    // end of the IPv4 payload (bad-length); a VXLAN header the capture
+    // cuts (truncated, the outer UDP too).
+    Datagram two = V4(Transport{Proto::kOther, {0x00, 0x00}, 47});
+    Frame f = Framed(Ethernet(0x0800), two);
+    f.expects.push_back(IpRecord("bad-length", 2));
+    out.push_back(f);
+    Datagram key =
+        V4(Transport{Proto::kOther, {0x20, 0x00, 0x08, 0x00, 0, 0}, 47});
+    Frame g = Framed(Ethernet(0x0800), key);
+    g.expects.push_back(IpRecord("bad-length", 2));
+    out.push_back(g);
+    Tunnelled t = VXLAN(true, V4(UDP(20, ++seed)));
+    broken(t, "truncated", Cut(14 + 20 + 8 + 4));
+    out.back().expects[1] = {
+        "udp", "unverified", LoadBig16(out.back().bytes.data() + 14 + 20 + 6),
+        {},    14 + 20 + 6,  "truncated",
+        1};
+  }
+  {
+    // Versions csum does not read: GRE version 2, Geneve version 1.
+    Datagram inner = V4(UDP(20, ++seed));
+    Bytes gre = {0x00, 0x02, 0x08, 0x00};
+    broken(Wrap(true, inner, Proto::kOther, 47, gre), "unsupported");
+    const Bytes h = {0x40, 0, 0x08, 0x00, 0, 0, 0x2a, 0};
+    broken(UDPTunnel(true, V4(UDP(20, ++seed)), 6081, h), "unsupported");
+  }
+  // GRE version 1 (PPTP, RFC 2637): key (payload length, call ID),
+  // sequence and acknowledgment numbers, PPP with address and control
+  // (IPv4 0x0021): the inner datagram is judged, a bad TCP inside
+  // included. An acknowledgment alone carries nothing.
+  auto pptp = [&](const Datagram& inner, bool ack) {
+    Bytes h = {0x30, static_cast<uint8_t>(0x01 | (ack ? 0x80 : 0)), 0x88, 0x0b};
+    const bool data = !inner.bytes.empty();
+    if (!data) h[0] = 0x20;  // no sequence number
+    const size_t ppp = data ? inner.bytes.size() + 4 : 0;
+    h.insert(h.end(), {static_cast<uint8_t>(ppp >> 8),
+                       static_cast<uint8_t>(ppp), 0x40, 0x01});
+    if (data) h.insert(h.end(), {0, 0, 0, 9});
+    if (ack) h.insert(h.end(), {0, 0, 0, 8});
+    if (data) h.insert(h.end(), {0xff, 0x03, 0x00, 0x21});
+    return Wrap(true, inner, Proto::kOther, 47, h);
+  };
+  add(pptp(V4(TCP(40, ++seed)), true));
+  add(pptp(bad_tp(V4(UDP(40, ++seed))), false));
+  {
+    Tunnelled t = pptp(Datagram{}, true);
+    out.push_back(Framed(Ethernet(0x0800), t.outer));
+  }
+  // GRE with RFC 1701 routing: the checksum and offset word, one IPv4
+  // Source Route Entry and the null one, then the payload; with the
+  // checksum bit (judged over the routing too) and without.
+  auto routed = [&](const Datagram& inner, bool checksum) {
+    Bytes h = {static_cast<uint8_t>(0x40 | (checksum ? 0x80 : 0)), 0, 0x08,
+               0x00};
+    h.insert(h.end(), {0, 0, 0, 0});                     // checksum, offset
+    h.insert(h.end(), {0x08, 0x00, 0, 8});               // SRE: IPv4, 8 bytes
+    h.insert(h.end(), {192, 0, 2, 1, 198, 51, 100, 2});  // the route
+    h.insert(h.end(), {0, 0, 0, 0});                     // null SRE
+    return Wrap(true, inner, checksum ? Proto::kGRE : Proto::kOther, 47, h);
+  };
+  add(routed(V4(TCP(30, ++seed)), true));
+  add(routed(bad_tp(V4(UDP(30, ++seed))), false));
   return out;
 }
 
@@ -1096,17 +1213,15 @@ Transport QuotingError(bool v4, uint8_t type, uint8_t code, const Datagram& d,
   return {v4 ? Proto::kICMPv4 : Proto::kICMPv6, b};
 }
 
-// FramedError frames the error `e` (an ICMP message around `quoted`'s
-// first `quote` bytes, as QuotingError made it) and writes down the
-// quoted fields: unverified, reason `quoted`, at ip_depth 2.
-Frame FramedError(const Datagram& e, const Datagram& quoted, size_t quote,
-                  const Damage& damage = {}) {
-  const Bytes link = Ethernet(EtherTypeOf(e));
-  Frame f = Framed(link, e, damage);
-  const size_t net = link.size() + e.ip_header_length + 8;
+// QuoteExpects writes down the fields of `quoted`'s first `quote` bytes,
+// found at `net` in `f`: unverified, reason `quoted`, at ip_depth `depth`.
+// What the quoted datagram carries (a tunnel's inner one) is not read; a
+// quoted IPv6 header cut short is one `ip` record.
+void QuoteExpects(Frame& f, const Datagram& quoted, size_t net, size_t quote,
+                  int depth) {
   const size_t end = net + std::min(quote, quoted.bytes.size());
   auto row = [&](const char* layer, size_t field) {
-    Expect x{layer, "unverified", {}, {}, {}, "quoted", 2};
+    Expect x{layer, "unverified", {}, {}, {}, "quoted", depth};
     if (field + 2 <= end) {
       x.stored = LoadBig16(f.bytes.data() + field);
       x.offset = field;
@@ -1114,9 +1229,23 @@ Frame FramedError(const Datagram& e, const Datagram& quoted, size_t quote,
     f.expects.push_back(x);
   };
   if (quoted.v4) row("ipv4", net + 10);
-  if (net + quoted.ip_header_length > end) return f;
+  if (net + quoted.ip_header_length > end) {
+    if (!quoted.v4) f.expects.push_back(IpRecord("quoted", depth));
+    return;
+  }
+  if (!quoted.has_transport_header) return;
   row(LayerOf(quoted.proto),
       net + quoted.ip_header_length + ChecksumOffset(quoted.proto));
+}
+
+// FramedError frames the error `e` (an ICMP message around `quoted`'s
+// first `quote` bytes, as QuotingError made it) and writes down the
+// quoted fields at ip_depth 2.
+Frame FramedError(const Datagram& e, const Datagram& quoted, size_t quote,
+                  const Damage& damage = {}) {
+  const Bytes link = Ethernet(EtherTypeOf(e));
+  Frame f = Framed(link, e, damage);
+  QuoteExpects(f, quoted, link.size() + e.ip_header_length + 8, quote, 2);
   return f;
 }
 
@@ -1155,6 +1284,32 @@ std::vector<Frame> IcmpErrorFrames() {
   add(false, 4, 1, V6(UDP(8, ++seed)), 1232);
   // An Echo Reply is no error: its data is not a quote.
   out.push_back(Framed(Ethernet(0x0800), V4(ICMPv4Echo(48, ++seed, 0))));
+  // Quotes of tunnel packets: reported, what they carry not read (IP in
+  // IP, GRE with its checksum, VXLAN); an IPv6 header quoted short.
+  add(true, 3, 1, IPinIP(true, V4(TCP(40, ++seed))).outer, 80);
+  add(true, 11, 0,
+      GRE(true, V4(UDP(30, ++seed)), true, false, false, false).outer, 100);
+  add(false, 1, 3, VXLAN(false, V4(TCP(40, ++seed))).outer, 1232);
+  add(false, 2, 0, V6(TCP(100, ++seed)), 24);
+  // ICMP errors inside tunnels: judged at ip_depth 2, their quotes
+  // reported at 3 (4in4; 6in4 with a bad ICMPv6 checksum; VXLAN).
+  auto tunnelled = [&](Tunnelled (*wrap)(bool, const Datagram&), bool v4,
+                       uint8_t type, const Datagram& q, size_t quote,
+                       bool bad) {
+    Datagram e = v4 ? V4(QuotingError(true, type, 0, q, quote))
+                    : V6(QuotingError(false, type, 0, q, quote));
+    if (bad)
+      e = Damaged(e, TpStored(static_cast<uint16_t>(e.tp_correct ^ 0x0202)));
+    const Tunnelled t = wrap(true, e);
+    Frame f = FramedTunnel(t);
+    QuoteExpects(
+        f, q, 14 + t.outer.ip_header_length + t.prefix + e.ip_header_length + 8,
+        quote, 3);
+    out.push_back(f);
+  };
+  tunnelled(IPinIP, true, 3, V4(UDP(60, ++seed)), 28, false);
+  tunnelled(IPinIP, false, 3, V6(UDP(60, ++seed)), 200, true);
+  tunnelled(VXLAN, true, 11, V4(TCP(60, ++seed)), 100, false);
   return out;
 }
 

@@ -14,7 +14,7 @@ namespace {
 
 constexpr Layer kLayers[] = {Layer::kIPv4,   Layer::kTCP,    Layer::kUDP,
                              Layer::kICMPv4, Layer::kICMPv6, Layer::kUDPLite,
-                             Layer::kGRE};
+                             Layer::kGRE,    Layer::kIP};
 
 // ReasonText is the `reason` column of `f`: its Reason, and "tso" for a
 // field judged over a TSO super-packet.
@@ -65,6 +65,9 @@ void Tally::Add(const FrameCheck& check) {
       ++unsupported_link;
       break;
   }
+  if (check.undecoded_depth != 0 && check.kind != FrameKind::kUndecodable) {
+    ++unread_reasons[std::string(check.reason)];
+  }
   for (const FieldCheck& f : check.checks()) {
     ++fields[static_cast<size_t>(f.layer)][static_cast<size_t>(f.verdict)];
     ++reasons[static_cast<size_t>(f.verdict)][static_cast<size_t>(f.reason)];
@@ -87,6 +90,9 @@ void Tally::Merge(const Tally& other) {
   }
   for (const auto& [reason, n] : other.not_ip_reasons) {
     not_ip_reasons[reason] += n;
+  }
+  for (const auto& [reason, n] : other.unread_reasons) {
+    unread_reasons[reason] += n;
   }
   for (size_t l = 0; l < kLayerCount; ++l) {
     for (size_t v = 0; v < kVerdictCount; ++v) {
@@ -133,6 +139,7 @@ std::string FormatSummary(std::string_view title, const Tally& t) {
   };
   by_reason("not ip", t.not_ip_reasons);
   by_reason("undecodable", t.undecodable_reasons);
+  by_reason("unread", t.unread_reasons);
   constexpr char kRow[] = "  %-7s %9s %9s %9s %9s %11s %9s\n";
   absl::StrAppendFormat(&out, kRow, "layer", "fields", "verified", "good",
                         "bad", "unverified", "none");
@@ -152,6 +159,11 @@ std::string FormatSummary(std::string_view title, const Tally& t) {
   for (Layer layer : kLayers) {
     const auto& c = t.fields[static_cast<size_t>(layer)];
     for (size_t v = 0; v < kVerdictCount; ++v) total[v] += c[v];
+    // Datagrams csum could not read are a row only when there are any.
+    if (layer == Layer::kIP &&
+        c[static_cast<size_t>(Verdict::kUnverified)] == 0) {
+      continue;
+    }
     row(LayerName(layer), c);
   }
   row("total", total);

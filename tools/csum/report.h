@@ -50,6 +50,11 @@ struct Tally {
   // not_ip_reasons counts the not-IP frames whose link layer csum could
   // not follow, by reason (link.h).
   std::map<std::string, uint64_t> not_ip_reasons;
+  // unread_reasons counts, by reason, the frames of another kind with a
+  // datagram whose headers csum could not read (FrameCheck::
+  // undecoded_depth): one inside a tunnel, or an outermost IPv6 header
+  // cut short.
+  std::map<std::string, uint64_t> unread_reasons;
   // fields[layer][verdict] counts the checksum fields met.
   std::array<std::array<uint64_t, kVerdictCount>, kLayerCount> fields{};
   // reasons[verdict][reason] counts them by verdict and reason.
@@ -77,9 +82,11 @@ struct Tally {
 //
 //   NAME: pcap, ethernet, 12 packets (8 ipv4, 3 ipv6, 1 not ip)
 //     undecodable: 1 IPv4 IHL below 5       (only when there are any)
+//     unread: 1 GRE header truncated          (only when there are any)
 //     layer   fields  verified   good    bad  unverified   none
 //     ipv4         8         8      7      1           0      0
 //     ...
+//     ip           1         0      0      0           1      0  (if any)
 //     total       19        17     15      2           1      1
 //     bad: 1 offload, 1 unexplained          (only when there are any)
 //     unverified: 1 truncated

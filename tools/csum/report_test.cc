@@ -4,9 +4,12 @@
 
 #include "tools/csum/report.h"
 
+#include <cstdint>
 #include <string>
+#include <vector>
 
 #include "gtest/gtest.h"
+#include "tools/csum/link.h"
 
 namespace ipsum::csum {
 namespace {
@@ -112,6 +115,36 @@ TEST(FormatSummary, UndecodableFramesByReason) {
                    "truncated\n"),
             std::string::npos)
       << s;
+}
+
+using Bytes = std::vector<uint8_t>;
+
+TEST(FormatSummary, UnreadInnerDatagramsByReasonAndAnIpRow) {
+  // CheckFrame on 4in4 whose inner IHL is 3: an ipv4 frame, its inner
+  // datagram one `ip` record.
+  Bytes inner(20, 0);
+  inner[0] = 0x43;
+  Bytes ip = {0x45, 0, 0,  40, 0, 0, 0,  0, 64, 4,
+              0,    0, 10, 0,  0, 1, 10, 0, 0,  2};
+  ip.insert(ip.end(), inner.begin(), inner.end());
+  const FrameCheck c = CheckFrame(static_cast<uint32_t>(LinkType::kRaw), ip);
+  Tally t;
+  t.Add(c);
+  Tally merged;
+  merged.Merge(t);
+  merged.Merge(t);
+  const std::string s = FormatSummary("x", merged);
+  EXPECT_NE(s.find("x, 2 packets (2 ipv4, 0 ipv6)\n"
+                   "  unread: 2 IPv4 IHL below 5\n"),
+            std::string::npos)
+      << s;
+  EXPECT_NE(s.find("\n  ip              2         0         0         0     "
+                   "      2         0\n"),
+            std::string::npos)
+      << s;
+  EXPECT_NE(s.find("  unverified: 2 malformed\n"), std::string::npos) << s;
+  // No ip row without such records.
+  EXPECT_EQ(FormatSummary("y", Tally{}).find("\n  ip "), std::string::npos);
 }
 
 TEST(FormatSummary, NotIPFramesCsumCouldNotFollowByReason) {

@@ -37,16 +37,24 @@ constexpr uint8_t kProtocolGRE = 47;          // RFC 2784
 
 // GRE (RFC 2784 section 2, RFC 2890 section 2): flags and version, then
 // the protocol type; checksum and reserved, key and sequence number follow
-// when their bits are set. RFC 1701's routing bit adds source routes csum
-// does not walk.
+// when their bits are set. RFC 1701 section 2.1: with the routing bit the
+// checksum and offset word is there too, and a list of Source Route
+// Entries (address family, SRE offset, SRE length, then that many bytes)
+// ends the header, closed by one with family 0 and length 0. RFC 2637
+// section 4.1 (version 1, PPTP): the key field holds the payload length
+// and call ID, and an acknowledgment number follows the sequence number
+// when the A bit is set.
 constexpr uint16_t kGREChecksumPresent = 0x8000;
 constexpr uint16_t kGRERoutingPresent = 0x4000;
 constexpr uint16_t kGREKeyPresent = 0x2000;
 constexpr uint16_t kGRESequencePresent = 0x1000;
+constexpr uint16_t kGREAckPresent = 0x0080;  // version 1
 constexpr uint16_t kGREVersion = 0x0007;
 constexpr size_t kGREChecksumOffset = 4;
 constexpr size_t kGREBaseHeader = 4;
 constexpr size_t kGREOptionalField = 4;
+constexpr size_t kGRESREHeader = 4;
+constexpr size_t kMaxGRESREs = 64;
 
 // UDP tunnels, by destination port: VXLAN (RFC 7348 section 5, an 8-byte
 // header, then Ethernet) and Geneve (RFC 8926 section 3.4: version and
@@ -60,6 +68,7 @@ constexpr size_t kGeneveProtocolOffset = 2;
 constexpr uint16_t kEtherTypeIPv4 = 0x0800;
 constexpr uint16_t kEtherTypeIPv6 = 0x86dd;
 constexpr uint16_t kEtherTypeBridging = 0x6558;  // Transparent Ethernet
+constexpr uint16_t kEtherTypePPP = 0x880b;       // RFC 2637 section 4.1
 
 // ICMP errors that quote the datagram that caused them, after the 8-byte
 // ICMP header (RFC 792; RFC 4443 sections 3.1 to 3.4).
@@ -98,6 +107,10 @@ struct Datagram {
   bool tso;
   // depth numbers the IP header: 1 for the outermost.
   uint8_t depth;
+  // cut is why bytes of the datagram past the end of `frame` are missing:
+  // kTruncated when the capture ends there, kBadLength when the datagram
+  // around this one does.
+  Reason cut;
 };
 
 // StartField fills in `layer`, and the stored value and offset when the
@@ -311,7 +324,7 @@ void CheckIPv4Header(const Datagram& d, FrameCheck& out) {
       return Add(out, f);
     }
   }
-  Unverified(out, f, Reason::kTruncated);
+  Unverified(out, f, d.cut);
 }
 
 // CheckTransport judges the TCP, UDP, UDP-Lite, ICMPv4, ICMPv6 or GRE
@@ -368,7 +381,7 @@ void CheckTransport(const Datagram& d, FrameCheck& out) {
     return Unverified(out, f, Reason::kBadLength);
   }
   f = StartField(d, layer, t + field_offset);
-  if (!f.has_stored) return Unverified(out, f, Reason::kTruncated);
+  if (!f.has_stored) return Unverified(out, f, d.cut);
 
   // UDP's length may cover less than the IP payload (the rest is padding a
   // receiver trims), never more.
@@ -383,7 +396,7 @@ void CheckTransport(const Datagram& d, FrameCheck& out) {
   if (p.is_fragment) return Unverified(out, f, Reason::kFragment);
   if (layer == Layer::kUDP) {
     if (t + kUDPHeaderSize > d.captured_end) {
-      return Unverified(out, f, Reason::kTruncated);
+      return Unverified(out, f, d.cut);
     }
     length = LoadBig16(d.frame.data() + t + kUDPLengthOffset);
     if (length < kUDPHeaderSize || length > p.transport_length) {
@@ -392,7 +405,7 @@ void CheckTransport(const Datagram& d, FrameCheck& out) {
     end = t + length;
   } else if (layer == Layer::kUDPLite) {
     if (t + kUDPHeaderSize > d.captured_end) {
-      return Unverified(out, f, Reason::kTruncated);
+      return Unverified(out, f, d.cut);
     }
     // RFC 3828 section 3.1: coverage 0 is the whole datagram; below the
     // header or past the datagram the packet is discarded.
@@ -403,7 +416,7 @@ void CheckTransport(const Datagram& d, FrameCheck& out) {
     }
     end = t + coverage;
   }
-  if (end > d.captured_end) return Unverified(out, f, Reason::kTruncated);
+  if (end > d.captured_end) return Unverified(out, f, d.cut);
 
   // pseudo[0] is the pseudo-header sum; pseudo[1] the same without the
   // transport length, which some offloading hosts store.
@@ -460,6 +473,8 @@ std::string_view LayerName(Layer layer) {
       return "udplite";
     case Layer::kGRE:
       return "gre";
+    case Layer::kIP:
+      return "ip";
   }
   return "?";
 }
@@ -480,6 +495,10 @@ std::string_view ReasonName(Reason reason) {
       return "routing-header";
     case Reason::kQuoted:
       return "quoted";
+    case Reason::kMalformed:
+      return "malformed";
+    case Reason::kUnsupported:
+      return "unsupported";
   }
   return "?";
 }
@@ -501,29 +520,106 @@ std::string_view VerdictName(Verdict verdict) {
 namespace {
 
 // Inner is what a datagram carries that csum follows: the bytes
-// frame[start, end) of link type `linktype` (raw IP or Ethernet), `end`
-// being where the datagram around it ends. `quoted`: an ICMP error's quote.
+// frame[start, end) of link type `linktype` (raw IP, Ethernet or PPP),
+// `end` being where the datagram around it ends, and `cut` why bytes past
+// `end` are missing (Datagram::cut). `quoted`: an ICMP error's quote. A
+// tunnel header csum cannot read sets `broken` (the reason of the `ip`
+// field, see verify.h) and `sentence` instead.
 struct Inner {
   uint32_t linktype = 0;
   size_t start = 0;
   size_t end = 0;
+  Reason cut = Reason::kTruncated;
   bool quoted = false;
+  Reason broken = Reason::kNone;
+  std::string_view sentence;
 };
 
-// ByEtherType sets `in` to what a GRE or Geneve protocol type names, at
-// frame[start, end); false for a type csum does not follow.
-bool ByEtherType(uint16_t type, size_t start, size_t end, Inner& in) {
-  if (start > end) return false;
-  LinkType link;
-  if (type == kEtherTypeIPv4 || type == kEtherTypeIPv6) {
-    link = LinkType::kRaw;
-  } else if (type == kEtherTypeBridging) {
-    link = LinkType::kEthernet;
-  } else {
-    return false;
+// Payload is the bytes a datagram (or a UDP datagram in it) carries:
+// [start, end) present, `declared` where its length says it ends, `cut`
+// why bytes past `end` are missing when end < declared.
+struct Payload {
+  size_t start;
+  size_t end;
+  size_t declared;
+  Reason cut;
+
+  // Missing returns why the bytes up to `needed`, past `end`, are absent.
+  Reason Missing(size_t needed) const {
+    return needed > declared ? Reason::kBadLength : cut;
   }
-  in = {static_cast<uint32_t>(link), start, end, false};
+};
+
+// Broken sets `in` to a tunnel header csum cannot read; returns true, as
+// that is a datagram to report.
+bool Broken(Inner& in, Reason reason, std::string_view sentence) {
+  in.broken = reason;
+  in.sentence = sentence;
   return true;
+}
+
+// Follow sets `in` to the datagram of link type `link` at `start` of `p`,
+// after a tunnel header that ends there (`what` names it when cut short).
+// False when the tunnel carries nothing (a GRE keepalive, a PPTP
+// acknowledgment).
+bool Follow(const Payload& p, LinkType link, size_t start,
+            std::string_view what, Inner& in) {
+  if (start > p.end) return Broken(in, p.Missing(start), what);
+  if (start == p.declared) return false;
+  in = {static_cast<uint32_t>(link), start, p.end,
+        p.end < p.declared ? p.cut : Reason::kBadLength};
+  return true;
+}
+
+// ByEtherType follows what a GRE or Geneve protocol type names at `start`
+// of `p`; false for a type csum does not follow.
+bool ByEtherType(uint16_t type, const Payload& p, size_t start,
+                 std::string_view what, Inner& in) {
+  switch (type) {
+    case kEtherTypeIPv4:
+    case kEtherTypeIPv6:
+      return Follow(p, LinkType::kRaw, start, what, in);
+    case kEtherTypeBridging:
+      return Follow(p, LinkType::kEthernet, start, what, in);
+    case kEtherTypePPP:
+      return Follow(p, LinkType::kPpp, start, what, in);
+    default:
+      return false;
+  }
+}
+
+// FindGRE follows the GRE packet that is `p`: version 0 (RFC 2784, RFC
+// 2890, RFC 1701 routing) or 1 (RFC 2637).
+bool FindGRE(const uint8_t* b, const Payload& p, Inner& in) {
+  const size_t t = p.start;
+  if (t + kGREBaseHeader > p.end) {
+    return Broken(in, p.Missing(t + kGREBaseHeader), "GRE header truncated");
+  }
+  const uint16_t flags = LoadBig16(b + t);
+  const uint16_t version = flags & kGREVersion;
+  if (version > 1)
+    return Broken(in, Reason::kUnsupported, "GRE version above 1");
+  const size_t words =
+      ((flags & (kGREChecksumPresent | kGRERoutingPresent)) != 0) +
+      ((flags & kGREKeyPresent) != 0) + ((flags & kGRESequencePresent) != 0) +
+      (version == 1 && (flags & kGREAckPresent) != 0);
+  size_t h = t + kGREBaseHeader + kGREOptionalField * words;
+  if (flags & kGRERoutingPresent) {
+    for (size_t i = 0;; ++i) {
+      if (i == kMaxGRESREs) {
+        return Broken(in, Reason::kUnsupported, "GRE routing too long");
+      }
+      if (h + kGRESREHeader > p.end) {
+        return Broken(in, p.Missing(h + kGRESREHeader),
+                      "GRE routing truncated");
+      }
+      const uint16_t family = LoadBig16(b + h);
+      const size_t length = b[h + 3];
+      h += kGRESREHeader + length;
+      if (family == 0 && length == 0) break;
+    }
+  }
+  return ByEtherType(LoadBig16(b + t + 2), p, h, "GRE header truncated", in);
 }
 
 // IsQuotingError reports whether an ICMP message of `type` quotes a
@@ -537,80 +633,120 @@ bool IsQuotingError(bool v4, uint8_t type) {
 }
 
 // FindInner locates the tunnelled or quoted datagram `d` carries, if any,
-// within the captured bytes of `d`'s payload.
+// within the captured bytes of `d`'s payload, or the tunnel header that
+// keeps csum from it (Inner::broken).
 bool FindInner(const Datagram& d, Inner& in) {
   const ParsedPacket& p = *d.parsed;
   if (!p.has_transport_header() || p.is_fragment) return false;
   const size_t t = d.base + p.transport_offset;
-  const size_t end = std::min(t + p.transport_length, d.captured_end);
-  if (t >= end) return false;
+  const size_t declared = t + p.transport_length;
+  const Payload ip = {t, std::min(declared, d.captured_end), declared, d.cut};
+  if (t > ip.end) return false;
   const uint8_t* b = d.frame.data();
   const bool v4 = p.network == NetworkProtocol::kIPv4;
   switch (p.transport_protocol) {
     case kProtocolIPIP:
     case kProtocolIPv6:
-      in = {static_cast<uint32_t>(LinkType::kRaw), t, end, false};
-      return true;
-    case kProtocolGRE: {
-      if (t + kGREBaseHeader > end) return false;
-      const uint16_t flags = LoadBig16(b + t);
-      if ((flags & (kGRERoutingPresent | kGREVersion)) != 0) return false;
-      const size_t header =
-          kGREBaseHeader +
-          kGREOptionalField * ((flags & kGREChecksumPresent ? 1 : 0) +
-                               (flags & kGREKeyPresent ? 1 : 0) +
-                               (flags & kGRESequencePresent ? 1 : 0));
-      return ByEtherType(LoadBig16(b + t + 2), t + header, end, in);
-    }
+      return Follow(ip, LinkType::kRaw, t, "", in);
+    case kProtocolGRE:
+      return FindGRE(b, ip, in);
     case header::kProtocolUDP: {
-      if (t + kUDPHeaderSize > end) return false;
+      // A UDP header cut short or a UDP length past the IP payload is
+      // reported on the UDP field (CheckTransport).
+      if (t + kUDPHeaderSize > ip.end) return false;
       const size_t length = LoadBig16(b + t + kUDPLengthOffset);
       if (length < kUDPHeaderSize || length > p.transport_length) return false;
-      const size_t udp_end = std::min(t + length, end);
-      const size_t payload = t + kUDPHeaderSize;
+      const Payload udp = {t + kUDPHeaderSize, std::min(t + length, ip.end),
+                           t + length, ip.cut};
+      const size_t u = udp.start;
       const uint16_t port = LoadBig16(b + t + 2);
       if (port == kPortVXLAN) {
-        return ByEtherType(kEtherTypeBridging, payload + kVXLANHeader, udp_end,
-                           in);
+        return ByEtherType(kEtherTypeBridging, udp, u + kVXLANHeader,
+                           "VXLAN header truncated", in);
       }
-      if (port != kPortGeneve || payload + kGeneveBaseHeader > udp_end ||
-          (b[payload] >> 6) != 0) {
-        return false;
+      if (port != kPortGeneve) return false;
+      if (u + kGeneveBaseHeader > udp.end) {
+        return Broken(in, udp.Missing(u + kGeneveBaseHeader),
+                      "Geneve header truncated");
       }
-      const size_t options = size_t{b[payload] & 0x3fu} * 4;
-      return ByEtherType(LoadBig16(b + payload + kGeneveProtocolOffset),
-                         payload + kGeneveBaseHeader + options, udp_end, in);
+      if ((b[u] >> 6) != 0) {
+        return Broken(in, Reason::kUnsupported, "Geneve version above 0");
+      }
+      const size_t options = size_t{b[u] & 0x3fu} * 4;
+      return ByEtherType(LoadBig16(b + u + kGeneveProtocolOffset), udp,
+                         u + kGeneveBaseHeader + options,
+                         "Geneve options truncated", in);
     }
     case header::kProtocolICMPv4:
     case header::kProtocolICMPv6:
       if (v4 != (p.transport_protocol == header::kProtocolICMPv4) ||
-          !IsQuotingError(v4, b[t]) || t + kICMPHeader >= end) {
+          t + kICMPHeader >= ip.end || !IsQuotingError(v4, b[t])) {
         return false;
       }
-      in = {static_cast<uint32_t>(LinkType::kRaw), t + kICMPHeader, end, true};
+      in = {static_cast<uint32_t>(LinkType::kRaw), t + kICMPHeader, ip.end,
+            ip.end < declared ? ip.cut : Reason::kBadLength, true};
       return true;
     default:
       return false;
   }
 }
 
+// Undecoded records the datagram at `depth` whose headers csum cannot read
+// (verify.h): one field of layer ip, unverified for `reason` (`quoted` in a
+// quote), and `sentence` for the summary.
+void Undecoded(FrameCheck& out, uint8_t depth, Reason reason,
+               std::string_view sentence, bool quoted) {
+  FieldCheck f;
+  f.layer = Layer::kIP;
+  f.ip_depth = depth;
+  Unverified(out, f, quoted ? Reason::kQuoted : reason);
+  if (quoted) return;
+  out.undecoded_depth = depth;
+  out.reason = sentence;
+}
+
+// ParseReason is the reason of the `ip` field for a parse that failed,
+// `cut` for one cut short.
+Reason ParseReason(const ParsedPacket& parsed, Reason cut) {
+  switch (parsed.error) {
+    case ParseError::kMalformed:
+      return Reason::kMalformed;
+    case ParseError::kUnsupported:
+      return Reason::kUnsupported;
+    default:
+      return cut;
+  }
+}
+
 // JudgeParsed judges the datagram `parsed` describes, the parsed bytes
 // starting at `base` in `frame` (which ends where the datagram around this
-// one ends), the IP header number `depth`. The outermost sets the frame's
-// kind; a quoted one's fields are all `quoted`. Returns whether the
-// datagram carries one csum follows, and sets `inner` to it.
+// one ends, `cut` saying why bytes past it are missing), the IP header
+// number `depth`. The outermost sets the frame's kind; a quoted one's
+// fields are all `quoted`. Returns whether the datagram carries one csum
+// follows (or a tunnel header it cannot read), and sets `inner` to it.
 bool JudgeParsed(const ParsedPacket& parsed, std::span<const uint8_t> frame,
-                 size_t base, bool tso, uint8_t depth, bool quoted,
+                 size_t base, bool tso, uint8_t depth, bool quoted, Reason cut,
                  FrameCheck& out, Inner& inner) {
   const bool outermost = depth == 1;
   if (parsed.network == NetworkProtocol::kNone) {
-    if (!outermost) return false;
     if (parsed.ok()) {
-      out.kind = FrameKind::kNotIP;
-    } else {
+      // No IP inside (ARP, ...): nothing to judge.
+      if (outermost) out.kind = FrameKind::kNotIP;
+      return false;
+    }
+    if (outermost && parsed.has_ethernet) {
+      // The captured frame ends or goes wrong before any IP header.
       out.kind = FrameKind::kUndecodable;
       out.reason = parsed.reason;
+      return false;
     }
+  }
+  if (!parsed.ok() && (parsed.error != ParseError::kTruncated ||
+                       parsed.network == NetworkProtocol::kNone)) {
+    // Fields no valid packet holds, or no IP header at all: nothing can be
+    // located with trust.
+    if (outermost) out.kind = FrameKind::kUndecodable;
+    Undecoded(out, depth, ParseReason(parsed, cut), parsed.reason, quoted);
     return false;
   }
   Datagram d;
@@ -620,6 +756,7 @@ bool JudgeParsed(const ParsedPacket& parsed, std::span<const uint8_t> frame,
   d.network = d.base + parsed.network_offset;
   d.tso = tso;
   d.depth = depth;
+  d.cut = cut;
   d.captured_end = frame.size();
   if (parsed.ok()) {
     d.captured_end = d.network + parsed.captured_ip_bytes;
@@ -628,19 +765,17 @@ bool JudgeParsed(const ParsedPacket& parsed, std::span<const uint8_t> frame,
     d.captured_end = d.network + parsed.ip_length;
   }
   const bool v4 = parsed.network == NetworkProtocol::kIPv4;
-  if (outermost) out.kind = v4 ? FrameKind::kIPv4 : FrameKind::kIPv6;
-  if (!parsed.ok() && parsed.error != ParseError::kTruncated) {
-    // Fields no valid packet holds: nothing can be located with trust.
-    if (outermost) {
-      out.kind = FrameKind::kUndecodable;
-      out.reason = parsed.reason;
-    }
-    return false;
+  if (outermost) {
+    out.kind = v4 ? FrameKind::kIPv4 : FrameKind::kIPv6;
+    out.reason = parsed.reason;  // empty when ok
   }
-  if (outermost) out.reason = parsed.reason;  // empty when ok
   const uint8_t first = out.field_count;
   if (v4) CheckIPv4Header(d, out);
   if (parsed.has_transport_header()) CheckTransport(d, out);
+  // An IPv6 header or extension header cut short: no field to report it.
+  if (out.field_count == first && !parsed.ok()) {
+    Undecoded(out, depth, cut, parsed.reason, quoted);
+  }
   if (quoted) {
     for (uint8_t i = first; i < out.field_count; ++i) {
       FieldCheck& f = out.fields[i];
@@ -671,17 +806,23 @@ void CheckInner(std::span<const uint8_t> frame, Inner next, FrameCheck& out) {
       return;
     }
     out.tunneled |= !next.quoted;
+    if (next.broken != Reason::kNone) {
+      return Undecoded(out, depth, next.broken, next.sentence, next.quoted);
+    }
     const std::span<const uint8_t> bytes = frame.first(next.end);
     const std::span<const uint8_t> at = bytes.subspan(next.start);
     const LinkDecode link = DecodeLink(next.linktype, at);
+    if (link.payload == LinkPayload::kTruncated) {
+      return Undecoded(out, depth, next.cut, link.reason, next.quoted);
+    }
     if (link.payload != LinkPayload::kEthernet &&
         link.payload != LinkPayload::kIP) {
-      return;
+      return;  // Not IP (ARP, PPP's LCP, ...).
     }
     const ParsedPacket parsed = ParseLinkPayload(link, at);
     Inner inner;
     if (!JudgeParsed(parsed, bytes, next.start + link.offset, false, depth,
-                     next.quoted, out, inner)) {
+                     next.quoted, next.cut, out, inner)) {
       return;
     }
     next = inner;
@@ -719,10 +860,10 @@ FrameCheck CheckFrame(uint32_t linktype, std::span<const uint8_t> frame,
   bool found;
   if (IsTsoSuperPacket(parsed, link.offset, frame, wire_length)) {
     found = JudgeParsed(ParseTso(link, parsed, frame), frame, link.offset, true,
-                        1, false, out, inner);
+                        1, false, Reason::kTruncated, out, inner);
   } else {
-    found =
-        JudgeParsed(parsed, frame, link.offset, false, 1, false, out, inner);
+    found = JudgeParsed(parsed, frame, link.offset, false, 1, false,
+                        Reason::kTruncated, out, inner);
   }
   if (found) CheckInner(frame, inner, out);
   return out;

@@ -15,18 +15,27 @@
 // Tunnels. Behind the outermost datagram csum follows IP in IP (IPv4
 // protocol 4 and IPv6 next header 4: RFC 2003, RFC 2473; protocol 41:
 // RFC 4213 6in4 and RFC 2473 6in6), GRE (protocol 47, RFC 2784 and RFC
-// 2890: version 0 without RFC 1701 routing, carrying IPv4, IPv6 or
-// Ethernet, 0x6558), VXLAN (UDP destination port 4789, RFC 7348) and
-// Geneve (UDP destination port 6081, RFC 8926, options stepped over,
-// carrying Ethernet, IPv4 or IPv6). An Ethernet frame inside goes through
-// the same link decode as a captured one (DecodeLink). Every datagram met
-// is judged like the outermost, its fields numbered by `ip_depth` (1 is the
-// outermost IP header), down to kMaxIPDepth headers; a frame that nests
-// deeper is marked `depth_limited` and the headers past the limit are not
-// read. GRE's own optional checksum (RFC 2784 section 2.5: the GRE header
-// and payload, no pseudo-header) is the layer `gre`. An inner datagram is
-// bounded by the outer one (its IP payload, or the UDP length), never read
-// past it; a fragment's payload is not followed.
+// 2890, and RFC 1701's source routes stepped over; version 1, PPTP's
+// enhanced GRE of RFC 2637, with its acknowledgment number; carrying IPv4,
+// IPv6, Ethernet 0x6558 or PPP 0x880b), VXLAN (UDP destination port 4789,
+// RFC 7348) and Geneve (UDP destination port 6081, RFC 8926, options
+// stepped over, carrying Ethernet, IPv4 or IPv6). An Ethernet frame inside
+// goes through the same link decode as a captured one (DecodeLink), and so
+// does PPP. Every datagram met is judged like the outermost, its fields
+// numbered by `ip_depth` (1 is the outermost IP header), down to kMaxIPDepth
+// headers; a frame that nests deeper is marked `depth_limited` and the headers
+// past the limit are not read. GRE's own optional checksum (RFC 2784
+// section 2.5: the GRE header and payload, no pseudo-header) is the layer
+// `gre`. An inner datagram is bounded by the outer one (its IP payload, or the
+// UDP length), never read past it; a fragment's payload is not followed.
+//
+// Nothing is dropped silently: a datagram csum finds (the outermost, or one
+// a tunnel carries) whose headers it cannot read, or a tunnel header that
+// is cut or of a version csum does not read, gives one record of layer
+// `ip` at the ip_depth the datagram has (or would have), `unverified`,
+// with the reason `malformed`, `unsupported`, `truncated` (the capture cut
+// it) or `bad-length` (the datagram around it ends first); the walk stops
+// there. An outermost one also makes the frame kUndecodable.
 //
 // ICMP errors. ICMPv4 Destination Unreachable, Source Quench, Redirect,
 // Time Exceeded and Parameter Problem (RFC 792) and ICMPv6 Destination
@@ -36,7 +45,11 @@
 // reported at the next `ip_depth` as `unverified` with the reason `quoted`,
 // never judged: a quote is usually cut short, and what it shows is the
 // packet as the reporting router saw it (its TTL and checksum updated on
-// the way), not a packet on this link.
+// the way), not a packet on this link. Quoted means reported and not
+// followed: what a quoted datagram carries (a tunnel's inner datagram, the
+// quote of a quoted ICMP error) is not read, and a quote whose headers
+// csum cannot read gives its `ip` record with the reason `quoted`. An ICMP
+// error inside a tunnel is judged, and its quote reported, as one outside.
 //
 // Verdicts:
 //   good        the covered bytes (and pseudo-header) sum to 0xffff, the
@@ -119,13 +132,17 @@ enum class Layer : uint8_t {
   kICMPv6,
   kUDPLite,
   kGRE,
+  // kIP is an IP datagram csum found (the outermost, or one a tunnel or an
+  // ICMP error carries) whose headers it could not read: no checksum field
+  // of it can be located, and this one record, always unverified, says why.
+  kIP,
 };
 
 // kLayerCount is the number of Layer values.
-inline constexpr size_t kLayerCount = 7;
+inline constexpr size_t kLayerCount = 8;
 
-// LayerName returns "ipv4", "tcp", "udp", "icmpv4", "icmpv6", "udplite" or
-// "gre".
+// LayerName returns "ipv4", "tcp", "udp", "icmpv4", "icmpv6", "udplite",
+// "gre" or "ip".
 std::string_view LayerName(Layer layer);
 
 // Verdict is the judgement of one checksum field; see the file comment.
@@ -158,13 +175,22 @@ enum class Reason : uint8_t {
   // unverified: the field belongs to a datagram quoted in an ICMP error,
   // which is reported, not judged.
   kQuoted,
+  // unverified (layer ip): the headers hold values no valid packet has (an
+  // IP version other than 4 or 6, an IPv4 IHL below 5, a length below the
+  // header's own, an IPv6 extension header past the payload length).
+  kMalformed,
+  // unverified (layer ip): a valid header csum does not read (an IPv6
+  // jumbogram, too long an extension chain, more than two VLAN tags, a GRE
+  // version above 1 or more than 64 GRE source route entries, a Geneve
+  // version above 0).
+  kUnsupported,
 };
 
 // kReasonCount is the number of Reason values.
-inline constexpr size_t kReasonCount = 7;
+inline constexpr size_t kReasonCount = 9;
 
 // ReasonName returns "", "offload", "truncated", "fragment", "bad-length",
-// "routing-header" or "quoted".
+// "routing-header", "quoted", "malformed" or "unsupported".
 std::string_view ReasonName(Reason reason);
 
 // FieldCheck is the verdict on one checksum field of a frame.
@@ -239,11 +265,18 @@ class FieldSlots {
 // FrameCheck is the result of CheckFrame: what the frame is and the
 // checksum fields met in its IP datagrams, in header order (outer first).
 struct FrameCheck {
-  // kind and reason describe the outermost datagram.
+  // kind describes the outermost datagram.
   FrameKind kind = FrameKind::kUndecodable;
-  // reason is a fixed sentence for kUndecodable frames and for kNotIP
-  // frames whose link layer csum cannot follow (link.h), else empty.
+  // reason is a fixed sentence for kUndecodable frames, for kNotIP frames
+  // whose link layer csum cannot follow (link.h), for a frame with a
+  // datagram whose headers csum could not read (undecoded_depth), and for
+  // an outermost datagram cut short (the parse's); else empty.
   std::string_view reason;
+  // undecoded_depth is the ip_depth of the datagram whose headers csum
+  // could not read, recorded as a field of layer kIP (the walk stops
+  // there, so there is at most one); 0 when none. A quoted datagram's is
+  // not recorded here: quotes are reported, not judged.
+  uint8_t undecoded_depth = 0;
   // tunneled is true when a datagram inside a tunnel was found;
   // depth_limited when one more was nested past kMaxIPDepth headers.
   bool tunneled = false;

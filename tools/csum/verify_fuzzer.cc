@@ -251,6 +251,17 @@ void CheckFields(const FrameCheck& c, std::span<const uint8_t> frame) {
     IPSUM_FUZZ_CHECK(f.has_computed == judged);
     if (judged) IPSUM_FUZZ_CHECK(f.has_stored);
     if (f.verdict == Verdict::kBad) IPSUM_FUZZ_CHECK(f.stored != f.computed);
+    // A datagram csum could not read: one record, no field, a reason.
+    if (f.layer == Layer::kIP) {
+      IPSUM_FUZZ_CHECK(f.verdict == Verdict::kUnverified && !f.has_stored);
+      IPSUM_FUZZ_CHECK(
+          f.reason == Reason::kMalformed || f.reason == Reason::kUnsupported ||
+          f.reason == Reason::kTruncated || f.reason == Reason::kBadLength ||
+          f.reason == Reason::kQuoted);
+      IPSUM_FUZZ_CHECK(&f == &c.checks().back());  // nothing read past it
+      IPSUM_FUZZ_CHECK(f.reason == Reason::kQuoted ||
+                       (c.undecoded_depth == f.ip_depth && !c.reason.empty()));
+    }
   }
 }
 

@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <random>
+#include <string>
 #include <vector>
 
 #include "checksum/checksum.h"
@@ -276,6 +277,13 @@ TEST(CheckFrame, EveryPrefixIsJudgedOnlyWhenCovered) {
       Bytes cut(frame.begin(), frame.begin() + n);
       FrameCheck c = CheckFrame(kEthernet, cut);
       for (const FieldCheck& f : c.checks()) {
+        if (f.layer == Layer::kIP) {
+          // An IPv6 header cut short: the datagram's one record.
+          EXPECT_TRUE(n >= 14 && n < 14 + 40 && ip[0] >> 4 == 6) << n;
+          EXPECT_EQ(f.reason, Reason::kTruncated) << n;
+          EXPECT_FALSE(f.has_stored) << n;
+          continue;
+        }
         size_t offset = 0;
         for (const FieldCheck& w : whole.checks()) {
           if (w.layer == f.layer) offset = w.offset;
@@ -331,8 +339,14 @@ TEST(CheckFrame, NotIPAndUndecodable) {
   bad_ihl[0] = 0x43;
   FrameCheck c = CheckFrame(kRaw, bad_ihl);
   EXPECT_EQ(c.kind, FrameKind::kUndecodable);
-  EXPECT_EQ(c.field_count, 0);
-  EXPECT_FALSE(c.reason.empty());
+  // The datagram's one record says why none of its fields was located.
+  ASSERT_EQ(c.field_count, 1);
+  EXPECT_EQ(c.fields[0].layer, Layer::kIP);
+  EXPECT_EQ(c.fields[0].verdict, Verdict::kUnverified);
+  EXPECT_EQ(c.fields[0].reason, Reason::kMalformed);
+  EXPECT_EQ(c.fields[0].ip_depth, 1);
+  EXPECT_EQ(c.undecoded_depth, 1);
+  EXPECT_EQ(c.reason, "IPv4 IHL below 5");
   EXPECT_EQ(CheckFrame(105, arp).kind, FrameKind::kUnsupportedLink);
 }
 
@@ -516,6 +530,9 @@ TEST(Reason, Names) {
   EXPECT_EQ(ReasonName(Reason::kFragment), "fragment");
   EXPECT_EQ(ReasonName(Reason::kBadLength), "bad-length");
   EXPECT_EQ(ReasonName(Reason::kRoutingHeader), "routing-header");
+  EXPECT_EQ(ReasonName(Reason::kMalformed), "malformed");
+  EXPECT_EQ(ReasonName(Reason::kUnsupported), "unsupported");
+  EXPECT_EQ(LayerName(Layer::kIP), "ip");
 }
 
 // TsoFrame is an Ethernet IPv4/TCP frame carrying `payload` bytes whose
@@ -796,6 +813,156 @@ TEST(CheckFrame, IcmpErrorQuotesAreReportedNotJudged) {
   EXPECT_EQ(c.field_count, 2);
   EXPECT_EQ(ReasonName(Reason::kQuoted), "quoted");
   EXPECT_EQ(LayerName(Layer::kGRE), "gre");
+}
+
+// Fields of `c` as "layer/verdict/reason/depth" strings, in order.
+std::vector<std::string> Rows(const FrameCheck& c) {
+  std::vector<std::string> rows;
+  for (const FieldCheck& f : c.checks()) {
+    rows.push_back(std::string(LayerName(f.layer)) + "/" +
+                   std::string(VerdictName(f.verdict)) + "/" +
+                   std::string(ReasonName(f.reason)) + "/" +
+                   std::to_string(f.ip_depth));
+  }
+  return rows;
+}
+
+using Strings = std::vector<std::string>;
+
+TEST(Unread, MalformedInnerDatagramIsOneRecordAtItsDepth) {
+  Bytes inner = IPv4(17, Udp(8), 6);
+  inner[0] = 0x43;  // IHL 3
+  FrameCheck c = CheckFrame(kRaw, IPv4(4, inner, SIZE_MAX));
+  EXPECT_EQ(c.kind, FrameKind::kIPv4);
+  EXPECT_EQ(Rows(c), (Strings{"ipv4/good//1", "ip/unverified/malformed/2"}));
+  EXPECT_EQ(c.undecoded_depth, 2);
+  EXPECT_EQ(c.reason, "IPv4 IHL below 5");
+  EXPECT_TRUE(c.tunneled);
+  // A version nibble of 5 in 6in4: malformed too.
+  Bytes v6 = IPv6(17, Udp(8), 6);
+  v6[0] = 0x50;
+  EXPECT_EQ(Rows(CheckFrame(kRaw, IPv4(41, v6, SIZE_MAX))),
+            (Strings{"ipv4/good//1", "ip/unverified/malformed/2"}));
+}
+
+TEST(Unread, InnerHeaderCutByTheOuterLengthOrByTheCapture) {
+  const Bytes v6 = IPv6(17, Udp(8), 6);
+  // The outer IPv4 datagram carries 30 of the inner header's 40 bytes.
+  const Bytes part(v6.begin(), v6.begin() + 30);
+  EXPECT_EQ(Rows(CheckFrame(kRaw, IPv4(41, part, SIZE_MAX))),
+            (Strings{"ipv4/good//1", "ip/unverified/bad-length/2"}));
+  // The whole sent, the capture keeping 30 bytes of it.
+  Bytes whole = IPv4(41, v6, SIZE_MAX);
+  whole.resize(20 + 30);
+  EXPECT_EQ(Rows(CheckFrame(kRaw, whole)),
+            (Strings{"ipv4/good//1", "ip/unverified/truncated/2"}));
+  // An inner IPv4 header cut the same two ways: its header field says so.
+  Bytes v4 = IPv4(6, Tcp(0), 16);
+  Bytes cut4(v4.begin(), v4.begin() + 16);
+  EXPECT_EQ(Rows(CheckFrame(kRaw, IPv4(4, cut4, SIZE_MAX))),
+            (Strings{"ipv4/good//1", "ipv4/unverified/bad-length/2"}));
+}
+
+TEST(Unread, EveryPrefixOfATunnelReportsTheInnerDatagram) {
+  // VXLAN around Ethernet around IPv4 + TCP, captured to every length
+  // past the outer UDP header: a record at ip_depth 2 each time.
+  const Bytes frame = Vxlan(IPv4(6, Tcp(10), 16), false);
+  for (size_t n = 20 + 8; n < frame.size(); ++n) {
+    const Bytes cut(frame.begin(), frame.begin() + n);
+    const FrameCheck c = CheckFrame(kRaw, cut);
+    constexpr size_t kInnerIP = 20 + 8 + 8 + 14;
+    // Past the inner IPv4 header, its field is judged and the cut TCP
+    // segment's is the one left unverified.
+    const bool header = n >= kInnerIP + 20;
+    ASSERT_EQ(c.field_count, header ? 4 : 3) << n;
+    const FieldCheck& f = c.fields[c.field_count - 1];
+    EXPECT_EQ(f.ip_depth, 2) << n;
+    EXPECT_EQ(f.verdict, Verdict::kUnverified) << n;
+    EXPECT_EQ(f.reason, Reason::kTruncated) << n;
+    EXPECT_EQ(f.layer, header         ? Layer::kTCP
+                       : n < kInnerIP ? Layer::kIP
+                                      : Layer::kIPv4)
+        << n;
+  }
+}
+
+// Gre returns IPv4 protocol 47 around `header` (flags first) and `inner`.
+Bytes Gre(Bytes header, const Bytes& inner) {
+  header.insert(header.end(), inner.begin(), inner.end());
+  return IPv4(47, header, SIZE_MAX);
+}
+
+TEST(Gre, HeaderCutIsOneRecord) {
+  EXPECT_EQ(Rows(CheckFrame(kRaw, Gre({0x00, 0x00}, {}))),
+            (Strings{"ipv4/good//1", "ip/unverified/bad-length/2"}));
+  // The key bit announces four bytes the datagram does not carry.
+  EXPECT_EQ(Rows(CheckFrame(kRaw, Gre({0x20, 0, 0x08, 0, 0, 0}, {}))),
+            (Strings{"ipv4/good//1", "ip/unverified/bad-length/2"}));
+  // A keepalive (no payload) carries nothing: no record.
+  EXPECT_EQ(Rows(CheckFrame(kRaw, Gre({0x00, 0x00, 0x08, 0x00}, {}))),
+            (Strings{"ipv4/good//1"}));
+  // Version 2: unsupported.
+  EXPECT_EQ(Rows(CheckFrame(
+                kRaw, Gre({0x00, 0x02, 0x08, 0x00}, IPv4(6, Tcp(0), 16)))),
+            (Strings{"ipv4/good//1", "ip/unverified/unsupported/2"}));
+}
+
+TEST(Gre, Version1CarriesPpp) {
+  // RFC 2637: K, S and A set, version 1, protocol 0x880b; payload length,
+  // call ID, sequence, acknowledgment; PPP ff 03 00 21 (IPv4).
+  const Bytes inner = IPv4(6, Tcp(4), 16);
+  Bytes h = {0x30, 0x81, 0x88, 0x0b, 0, 0, 0, 7, 0, 0, 0, 1, 0, 0, 0, 2};
+  StoreBig16(h.data() + 4, static_cast<uint16_t>(inner.size() + 4));
+  h.insert(h.end(), {0xff, 0x03, 0x00, 0x21});
+  EXPECT_EQ(Rows(CheckFrame(kRaw, Gre(h, inner))),
+            (Strings{"ipv4/good//1", "ipv4/good//2", "tcp/good//2"}));
+  // An acknowledgment alone (no S, no payload).
+  EXPECT_EQ(
+      Rows(CheckFrame(
+          kRaw, Gre({0x20, 0x81, 0x88, 0x0b, 0, 0, 0, 7, 0, 0, 0, 2}, {}))),
+      (Strings{"ipv4/good//1"}));
+}
+
+TEST(Gre, RoutingIsSteppedOver) {
+  // RFC 1701: R set, so the checksum and offset word is there; one SRE of
+  // 8 bytes, then the null SRE.
+  const Bytes inner = IPv4(17, Udp(4), 6);
+  const Bytes h = {0x40, 0, 0x08, 0x00, 0, 0, 0, 0, 0x08, 0x00, 0, 8,
+                   1,    2, 3,    4,    5, 6, 7, 8, 0,    0,    0, 0};
+  EXPECT_EQ(Rows(CheckFrame(kRaw, Gre(h, inner))),
+            (Strings{"ipv4/good//1", "ipv4/good//2", "udp/good//2"}));
+  // Routing that runs past the datagram.
+  const Bytes cut(h.begin(), h.begin() + 14);
+  EXPECT_EQ(Rows(CheckFrame(kRaw, Gre(cut, {}))),
+            (Strings{"ipv4/good//1", "ip/unverified/bad-length/2"}));
+}
+
+TEST(CheckFrame, IcmpErrorInsideATunnelAndTunnelInsideAQuote) {
+  // 4in4 around an ICMP error quoting IPv4 + UDP: the error judged at
+  // ip_depth 2, the quote reported at 3.
+  const Bytes quoted = IPv4(17, Udp(40), 6);
+  Bytes icmp = {3, 3, 0, 0, 0, 0, 0, 0};
+  icmp.insert(icmp.end(), quoted.begin(), quoted.begin() + 28);
+  const Bytes error = IPv4(1, icmp, 2);
+  EXPECT_EQ(Rows(CheckFrame(kRaw, IPv4(4, error, SIZE_MAX))),
+            (Strings{"ipv4/good//1", "ipv4/good//2", "icmpv4/good//2",
+                     "ipv4/unverified/quoted/3", "udp/unverified/quoted/3"}));
+  // An error quoting a 4in4 packet: the quoted header reported, its inner
+  // datagram not read.
+  const Bytes tunnel = IPv4(4, IPv4(6, Tcp(0), 16), SIZE_MAX);
+  Bytes icmp2 = {11, 0, 0, 0, 0, 0, 0, 0};
+  icmp2.insert(icmp2.end(), tunnel.begin(), tunnel.end());
+  const FrameCheck c = CheckFrame(kRaw, IPv4(1, icmp2, 2));
+  EXPECT_EQ(Rows(c), (Strings{"ipv4/good//1", "icmpv4/good//1",
+                              "ipv4/unverified/quoted/2"}));
+  EXPECT_FALSE(c.tunneled);
+  // A quoted IPv6 header cut short: its one record, quoted.
+  Bytes icmp6 = {1, 0, 0, 0, 0, 0, 0, 0};
+  const Bytes q6 = IPv6(17, Udp(8), 6);
+  icmp6.insert(icmp6.end(), q6.begin(), q6.begin() + 24);
+  const FrameCheck d = CheckFrame(kRaw, IPv6(58, icmp6, 2));
+  EXPECT_EQ(Rows(d), (Strings{"icmpv6/good//1", "ip/unverified/quoted/2"}));
+  EXPECT_EQ(d.undecoded_depth, 0);
 }
 
 }  // namespace

@@ -491,10 +491,11 @@ int Run(int argc, char** argv) {
                    std::string(e.status().message()).c_str());
       return 1;
     }
-    std::fprintf(stderr, "ipsum-gateway: %s %s offloads %s\n",
+    std::fprintf(stderr, "ipsum-gateway: %s %s offloads %s, %s\n",
                  (*e)->name().c_str(),
                  std::string(link::ToString((*e)->mode())).c_str(),
-                 link::ToString((*e)->offloads()).c_str());
+                 link::ToString((*e)->offloads()).c_str(),
+                 (*e)->batched() ? "io_uring" : "readv/writev");
     endpoints.push_back(std::move(*e));
   }
   auto created = Gateway::Create(o.config);
