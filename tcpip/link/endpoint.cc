@@ -218,6 +218,14 @@ std::string EndpointCounters::ToString() const {
   return s;
 }
 
+struct Endpoint::Slot {
+  std::array<uint8_t, kVnetHeaderSize> vh;
+  buffer::View head;
+  buffer::View spill;
+  absl::InlinedVector<iovec, 8> iov;
+  std::vector<uint8_t> flat;
+};
+
 absl::StatusOr<std::unique_ptr<Endpoint>> Endpoint::Open(
     const EndpointOptions& options) {
   const std::string dev = absl::StrCat(std::string(ToString(options.mode)), " device '",
@@ -314,14 +322,6 @@ absl::StatusOr<std::unique_ptr<Endpoint>> Endpoint::Open(
   }
   return ep;
 }
-
-struct Endpoint::Slot {
-  std::array<uint8_t, kVnetHeaderSize> vh;
-  buffer::View head;
-  buffer::View spill;
-  absl::InlinedVector<iovec, 8> iov;
-  std::vector<uint8_t> flat;
-};
 
 Endpoint::Endpoint(int fd, const EndpointOptions& options,
                    const Offloads& offloads)

@@ -566,8 +566,11 @@ bool Follow(const Payload& p, LinkType link, size_t start,
             std::string_view what, Inner& in) {
   if (start > p.end) return Broken(in, p.Missing(start), what);
   if (start == p.declared) return false;
-  in = {static_cast<uint32_t>(link), start, p.end,
-        p.end < p.declared ? p.cut : Reason::kBadLength};
+  in = Inner{};
+  in.linktype = static_cast<uint32_t>(link);
+  in.start = start;
+  in.end = p.end;
+  in.cut = p.end < p.declared ? p.cut : Reason::kBadLength;
   return true;
 }
 
@@ -683,8 +686,12 @@ bool FindInner(const Datagram& d, Inner& in) {
           t + kICMPHeader >= ip.end || !IsQuotingError(v4, b[t])) {
         return false;
       }
-      in = {static_cast<uint32_t>(LinkType::kRaw), t + kICMPHeader, ip.end,
-            ip.end < declared ? ip.cut : Reason::kBadLength, true};
+      in = Inner{};
+      in.linktype = static_cast<uint32_t>(LinkType::kRaw);
+      in.start = t + kICMPHeader;
+      in.end = ip.end;
+      in.cut = ip.end < declared ? ip.cut : Reason::kBadLength;
+      in.quoted = true;
       return true;
     default:
       return false;

@@ -362,7 +362,9 @@ absl::Status ParseArgs(int argc, char** argv, Options& o) {
   for (const auto& [name, value] : deferred) {
     if (name != "--snat-max") continue;
     if (!o.config.snat) return BadFlag(name, "without --snat");
-    absl::SimpleAtoi(value, &o.config.snat->max_entries);
+    if (!absl::SimpleAtoi(value, &o.config.snat->max_entries)) {
+      return BadFlag(name, "is not a number");
+    }
   }
   if (o.config.interfaces.size() < 2) {
     return absl::InvalidArgumentError("at least two --link are needed");
