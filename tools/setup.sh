@@ -19,7 +19,7 @@ PACKAGES=(
   g++ googletest dpkg-dev
   g++-mips64-linux-gnuabi64 g++-aarch64-linux-gnu qemu-user
   clang llvm-14 libclang-rt-14-dev clang-format
-  libpcap-dev gnuplot-nox
+  libpcap-dev gnuplot-nox tshark
   iproute2
   iperf3 passt slirp4netns ethtool linux-perf
 )
