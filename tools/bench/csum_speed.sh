@@ -29,7 +29,7 @@ out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 for i in $(seq "$reps"); do
   taskset -c "$cpu" "$bin/csum_benchmark" \
-    --benchmark_filter='BM_(ReadWithReaderOnly|VerifyCapture)$' \
+    --benchmark_filter='^BM_(ReadWithReaderOnly|VerifyCapture)/' \
     --benchmark_min_time=1 --benchmark_format=json >"$out/round$i.json"
 done
 
@@ -53,18 +53,18 @@ if command -v tshark >/dev/null 2>&1; then
 fi
 
 python3 - "$out" "$reps" "$file" "$csum_s" "$tshark_s" <<'EOF'
-import json, os, statistics, subprocess, sys
+import json, os, statistics, sys
+sys.path.insert(0, os.path.join(os.getcwd(), "tools/bench"))
+from peers_table import cpu_model
 out, reps, path, csum_s, tshark_s = sys.argv[1:6]
 reader, verify, ratio = [], [], []
 for i in range(1, int(reps) + 1):
-    times = {b["name"]: b["real_time"] / 1e3  # ms -> s
+    unit = {"s": 1, "ms": 1e-3, "us": 1e-6, "ns": 1e-9}
+    times = {b["name"].split("/")[0]: b["real_time"] * unit[b["time_unit"]]
              for b in json.load(open(f"{out}/round{i}.json"))["benchmarks"]}
     r, v = times["BM_ReadWithReaderOnly"], times["BM_VerifyCapture"]
     reader.append(r); verify.append(v); ratio.append(v / r)
-model = "unknown CPU"
-for line in subprocess.run(["lscpu"], capture_output=True, text=True).stdout.splitlines():
-    if line.startswith("Model name:"):
-        model = line.split(":", 1)[1].strip()
+model = cpu_model()
 mb = os.path.getsize(path) / 1e6
 print(f"csum on a {mb:.0f} MB capture of 1514-byte TCP frames ({model}), "
       f"{reps} rounds; medians, seconds per pass.\n")
