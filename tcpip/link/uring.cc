@@ -130,19 +130,25 @@ bool Uring::Submit(std::span<int> results) {
   if (n == 0) return true;
   StoreRelease(sq_tail_, *sq_tail_ + n);
   // Every operation completes during submission (RWF_NOWAIT); waiting for
-  // n completions only covers the kernel posting them.
+  // n completions only covers the kernel posting them. The kernel may
+  // take fewer than asked (it stops after an operation it rejects before
+  // running it, whose completion carries the error); the next call goes on
+  // from there, each call taking at least one: bounded by n calls and a
+  // few interruptions.
   unsigned submitted = 0;
   int err = 0;
-  for (int attempt = 0; attempt < 4 && submitted < n; ++attempt) {
+  for (unsigned calls = 0, interrupted = 0; submitted < n && calls < n;) {
     const long r = syscall(__NR_io_uring_enter, fd_, n - submitted,
                            n - submitted, IORING_ENTER_GETEVENTS, nullptr, 0);
     if (r < 0) {
       err = errno;
-      if (err == EINTR) continue;
+      if (err == EINTR && ++interrupted < 4) continue;
       break;
     }
-    submitted += static_cast<unsigned>(r);
+    ++calls;
     err = 0;
+    if (r == 0) break;
+    submitted += static_cast<unsigned>(r);
   }
   for (unsigned i = 0; i < n && i < results.size(); ++i) {
     results[i] = -(err != 0 ? err : ECANCELED);
