@@ -51,6 +51,13 @@ A DestinationOf(std::span<const uint8_t> net) {
 bool IsMulticast(const IPv4Address& a) { return (a.bytes[0] & 0xf0) == 0xe0; }
 bool IsMulticast(const IPv6Address& a) { return a.bytes[0] == 0xff; }
 
+// IsGroup reports a destination of many hosts on the link: multicast, or
+// IPv4's limited broadcast.
+bool IsGroup(const IPv4Address& a) {
+  return IsMulticast(a) || a.ToHost() == 0xffffffff;
+}
+bool IsGroup(const IPv6Address& a) { return IsMulticast(a); }
+
 // IsSpecial reports an address a router neither forwards to nor from, nor
 // answers with an ICMP error (RFC 1812 section 5.3.7, RFC 4291 section
 // 2.5.6): unspecified, loopback, multicast, limited broadcast, link-local.
@@ -724,6 +731,10 @@ void Gateway::Forward(size_t ingress, PacketBuffer pkt, const Verified& v,
     }
     return;
   }
+  if (IsGroup(destination)) {
+    ++counters_.multicast;
+    return;
+  }
   if (IsSpecial(source) || IsSpecial(destination)) {
     CountDrop(Drop::kNotForwardable);
     return;
@@ -1333,6 +1344,7 @@ std::string Format(const Counters& c, const std::vector<std::string>& names,
   add("received", c.received);
   add("forwarded", c.forwarded);
   add("local", c.local);
+  add("multicast", c.multicast);
   add("dropped", c.TotalDropped());
   for (size_t i = 0; i < kDropCount; ++i) {
     std::string name =

@@ -78,7 +78,7 @@ enum class Drop : uint8_t {
   kNotIP,      // another EtherType than IPv4, IPv6, ARP
   kNotForUs,   // a unicast MAC other than the gateway's
   // Forwarding.
-  kNotForwardable,  // multicast, broadcast, link-local, unspecified
+  kNotForwardable,  // link-local, loopback, unspecified; from multicast
   kLocal,           // to the gateway itself, not an echo request
   kNoRoute,
   kTTLExceeded,
@@ -93,7 +93,7 @@ enum class Drop : uint8_t {
                          // too many neighbours
   kEgressFull,           // the link's queue was full
 };
-inline constexpr size_t kDropCount = 21;
+inline constexpr size_t kDropCount = static_cast<size_t>(Drop::kEgressFull) + 1;
 
 // ToString returns the stable name of `d`, e.g. "bad transport checksum".
 std::string_view ToString(Drop d);
@@ -108,12 +108,17 @@ struct InterfaceCounters {
 
 // Counters is everything the gateway counts.
 struct Counters {
-  // received = forwarded + local + dropped (every reason).
+  // received = forwarded + local + multicast + dropped (every reason).
   uint64_t received = 0;
   uint64_t forwarded = 0;
   // local counts frames the gateway consumed itself: ARP, Neighbor
   // Discovery, echo requests answered.
   uint64_t local = 0;
+  // multicast counts IP multicast and limited broadcast the gateway
+  // received as a member of the link (MLD reports, router solicitations,
+  // IGMP, DHCP discovery): ordinary traffic of any link, which a router
+  // that routes no multicast receives and does not forward. Not a drop.
+  uint64_t multicast = 0;
   std::array<uint64_t, kDropCount> dropped{};
 
   // How forwarded frames' checksums were judged.

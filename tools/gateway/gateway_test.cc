@@ -311,13 +311,38 @@ TEST(GatewayTest, DropsWhatHasNoRouteOrMustNotBeForwarded) {
                                      Bytes(8), false)),
             1, out);
   EXPECT_EQ(g->counters().Dropped(Drop::kNoRoute), 2u);
-  g->Handle(0, Received(testing::Udp(RouteV4("10.1.0.2", "224.0.0.5"), 1, 2,
-                                     Bytes(8), false)),
-            1, out);
   g->Handle(0, Received(testing::Udp(RouteV6("fe80::1", "fd03::1"), 1, 2,
                                      Bytes(8), false)),
             1, out);
+  g->Handle(0, Received(testing::Udp(RouteV4("10.1.0.2", "127.0.0.1"), 1, 2,
+                                     Bytes(8), false)),
+            1, out);
   EXPECT_EQ(g->counters().Dropped(Drop::kNotForwardable), 2u);
+  EXPECT_EQ(g->counters().multicast, 0u);
+  EXPECT_TRUE(out.frames.empty());
+}
+
+// Multicast and limited broadcast are the link's own traffic (the kernel
+// sends MLD reports and router solicitations on every interface it brings
+// up): received, not forwarded, and not counted as drops.
+TEST(GatewayTest, ReceivesMulticastAndBroadcastWithoutForwardingOrDropping) {
+  auto g = Make(TwoLinks());
+  CaptureOutput out;
+  g->Handle(0, Received(testing::Udp(RouteV4("10.1.0.2", "224.0.0.5"), 1, 2,
+                                     Bytes(8), false)),
+            1, out);
+  g->Handle(0, Received(testing::Udp(RouteV4("0.0.0.0", "255.255.255.255"),
+                                     68, 67, Bytes(8), false)),
+            1, out);
+  g->Handle(0, Received(testing::Udp(RouteV6("fe80::1", "ff02::16"), 1, 2,
+                                     Bytes(8), false)),
+            1, out);
+  g->Handle(0, Received(testing::Udp(RouteV6("fd01::2", "ff05::1:3"), 1, 2,
+                                     Bytes(8), false)),
+            1, out);
+  EXPECT_EQ(g->counters().multicast, 4u);
+  EXPECT_EQ(g->counters().TotalDropped(), 0u);
+  EXPECT_EQ(g->counters().received, 4u);
   EXPECT_TRUE(out.frames.empty());
 }
 
