@@ -35,12 +35,12 @@ class Pipe {
   int fds_[2] = {-1, -1};
 };
 
-// RING_OR_SKIP declares `name`, a ring of `entries`, or skips the test where the kernel (or
-// the emulator the cross configs run under) offers no io_uring.
-#define RING_OR_SKIP(name, entries)                                  \
-  std::unique_ptr<Uring> name = Uring::Create(entries);              \
-  if (name == nullptr) {                                             \
-    GTEST_SKIP() << "no io_uring here: " << std::strerror(errno);    \
+// RING_OR_SKIP declares `name`, a ring of `entries`, or skips the test where
+// the kernel (or the emulator the cross configs run under) offers no io_uring.
+#define RING_OR_SKIP(name, entries)                               \
+  std::unique_ptr<Uring> name = Uring::Create(entries);           \
+  if (name == nullptr) {                                          \
+    GTEST_SKIP() << "no io_uring here: " << std::strerror(errno); \
   }
 
 iovec Iov(const std::string& s) {
@@ -96,8 +96,8 @@ TEST(UringTest, FailedOperationsCostOnlyTheirOwnSlots) {
   const std::string m = "x";
   const iovec v = Iov(m);
   // Failures before, between and after the writes that succeed.
-  const std::vector<bool> good = {true,  false, true,  false, false, false,
-                                  false, false, true,  false, true};
+  const std::vector<bool> good = {true,  false, true, false, false, false,
+                                  false, false, true, false, true};
   for (bool g : good) ring->Writev(g ? p.write_end() : bad, &v, 1);
   std::array<int, 16> res;
   res.fill(-12345);
