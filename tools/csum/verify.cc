@@ -6,6 +6,7 @@
 #include "tools/csum/verify.h"
 
 #include <algorithm>
+#include <cassert>
 
 #include "checksum/checksum.h"
 #include "checksum/endian.h"
@@ -113,19 +114,26 @@ struct Datagram {
   Reason cut;
 };
 
-// StartField fills in `layer`, and the stored value and offset when the
-// field's two bytes at `field` are in the captured datagram.
-FieldCheck StartField(const Datagram& d, Layer layer, size_t field) {
-  FieldCheck f;
+// NextField returns the slot of `out`'s next field, reset, with `layer` and
+// `depth` set; Add counts it. Fields are built where they are kept: one
+// assembled elsewhere field by field and then copied would be reloaded
+// whole before its narrow stores complete, which stalls.
+FieldCheck& NextField(FrameCheck& out, Layer layer, uint8_t depth) {
+  FieldCheck& f = out.fields[out.field_count];
+  f = FieldCheck{};
   f.layer = layer;
-  f.verdict = Verdict::kUnverified;
-  f.ip_depth = d.depth;
+  f.ip_depth = depth;
+  return f;
+}
+
+// ReadStored fills in the stored value and offset of the field at byte
+// `field` of the frame when it is captured.
+void ReadStored(const Datagram& d, size_t field, FieldCheck& f) {
   if (field + 2 <= d.captured_end) {
     f.has_stored = true;
     f.stored = LoadBig16(d.frame.data() + field);
     f.offset = static_cast<uint32_t>(field);
   }
-  return f;
 }
 
 // Judge computes the checksum of frame[start, end) plus `pseudo_sum`, with
@@ -290,12 +298,15 @@ ParsedPacket ParseTso(const LinkDecode& link, const ParsedPacket& first,
   return p;
 }
 
-void Add(FrameCheck& out, const FieldCheck& f) {
-  out.fields[out.field_count++] = f;
+// Add counts `f`, the slot NextField returned.
+void Add(FrameCheck& out, [[maybe_unused]] const FieldCheck& f) {
+  assert(&f == &out.fields[out.field_count]);
+  ++out.field_count;
 }
 
-// Unverified records `f` as unverified for `reason`.
-void Unverified(FrameCheck& out, FieldCheck f, Reason reason) {
+// Unverified records `f`, the slot NextField returned, as unverified for
+// `reason`.
+void Unverified(FrameCheck& out, FieldCheck& f, Reason reason) {
   f.verdict = Verdict::kUnverified;
   f.reason = reason;
   Add(out, f);
@@ -315,7 +326,8 @@ void MarkOffload(FieldCheck& f, std::span<const uint16_t> pseudo_sums) {
 // captured.
 void CheckIPv4Header(const Datagram& d, FrameCheck& out) {
   const ParsedPacket& p = *d.parsed;
-  FieldCheck f = StartField(d, Layer::kIPv4, d.network + kIPv4ChecksumOffset);
+  FieldCheck& f = NextField(out, Layer::kIPv4, d.depth);
+  ReadStored(d, d.network + kIPv4ChecksumOffset, f);
   if (p.ok()) {
     const size_t end = d.network + p.network_header_length;
     if (CoveredCaptured(d, f, end)) {
@@ -374,13 +386,11 @@ void CheckTransport(const Datagram& d, FrameCheck& out) {
       return;
   }
   // A field the IP length leaves out is not part of the datagram.
-  FieldCheck f;
+  FieldCheck& f = NextField(out, layer, d.depth);
   if (t + field_offset + 2 > declared_end) {
-    f.layer = layer;
-    f.ip_depth = d.depth;
     return Unverified(out, f, Reason::kBadLength);
   }
-  f = StartField(d, layer, t + field_offset);
+  ReadStored(d, t + field_offset, f);
   if (!f.has_stored) return Unverified(out, f, d.cut);
 
   // UDP's length may cover less than the IP payload (the rest is padding a
@@ -703,10 +713,8 @@ bool FindInner(const Datagram& d, Inner& in) {
 // quote), and `sentence` for the summary.
 void Undecoded(FrameCheck& out, uint8_t depth, Reason reason,
                std::string_view sentence, bool quoted) {
-  FieldCheck f;
-  f.layer = Layer::kIP;
-  f.ip_depth = depth;
-  Unverified(out, f, quoted ? Reason::kQuoted : reason);
+  Unverified(out, NextField(out, Layer::kIP, depth),
+             quoted ? Reason::kQuoted : reason);
   if (quoted) return;
   out.undecoded_depth = depth;
   out.reason = sentence;
