@@ -17,9 +17,9 @@
 #include <span>
 #include <vector>
 
+#include "testing/fuzz/fuzz_util.h"
 #include "tools/csum/link.h"
 #include "tools/csum/verify.h"
-#include "testing/fuzz/fuzz_util.h"
 
 namespace ipsum::csum {
 namespace {
