@@ -62,14 +62,14 @@ bool IsGroup(const IPv6Address& a) { return IsMulticast(a); }
 // answers with an ICMP error (RFC 1812 section 5.3.7, RFC 4291 section
 // 2.5.6): unspecified, loopback, multicast, limited broadcast, link-local.
 bool IsSpecial(const IPv4Address& a) {
-  return a.bytes[0] == 0 || a.bytes[0] == 127 || IsMulticast(a) ||
-         a.ToHost() == 0xffffffff || (a.bytes[0] == 169 && a.bytes[1] == 254);
+  return a.bytes[0] == 0 || a.bytes[0] == 127 || IsGroup(a) ||
+         (a.bytes[0] == 169 && a.bytes[1] == 254);
 }
 bool IsSpecial(const IPv6Address& a) {
   static constexpr IPv6Address kUnspecified{};
   IPv6Address loopback{};
   loopback.bytes[15] = 1;
-  return a == kUnspecified || a == loopback || IsMulticast(a) ||
+  return a == kUnspecified || a == loopback || IsGroup(a) ||
          (a.bytes[0] == 0xfe && (a.bytes[1] & 0xc0) == 0x80);
 }
 

@@ -328,22 +328,21 @@ TEST(GatewayTest, DropsWhatHasNoRouteOrMustNotBeForwarded) {
 TEST(GatewayTest, ReceivesMulticastAndBroadcastWithoutForwardingOrDropping) {
   auto g = Make(TwoLinks());
   CaptureOutput out;
-  g->Handle(0, Received(testing::Udp(RouteV4("10.1.0.2", "224.0.0.5"), 1, 2,
-                                     Bytes(8), false)),
-            1, out);
-  g->Handle(0, Received(testing::Udp(RouteV4("0.0.0.0", "255.255.255.255"),
-                                     68, 67, Bytes(8), false)),
-            1, out);
-  g->Handle(0, Received(testing::Udp(RouteV6("fe80::1", "ff02::16"), 1, 2,
-                                     Bytes(8), false)),
-            1, out);
-  g->Handle(0, Received(testing::Udp(RouteV6("fd01::2", "ff05::1:3"), 1, 2,
-                                     Bytes(8), false)),
-            1, out);
+  const tcpip::Route routes[] = {
+      RouteV4("10.1.0.2", "224.0.0.5"),
+      RouteV4("0.0.0.0", "255.255.255.255"),  // DHCP discovery
+      RouteV6("fe80::1", "ff02::16"),         // an MLDv2 report
+      RouteV6("fd01::2", "ff05::1:3"),        // site-local scope
+  };
+  for (const tcpip::Route& r : routes) {
+    g->Handle(0, Received(testing::Udp(r, 68, 67, Bytes(8), false)), 1, out);
+  }
   EXPECT_EQ(g->counters().multicast, 4u);
   EXPECT_EQ(g->counters().TotalDropped(), 0u);
   EXPECT_EQ(g->counters().received, 4u);
   EXPECT_TRUE(out.frames.empty());
+  EXPECT_NE(FormatCounters(g->counters(), {"in", "out"}).find("multicast 4\n"),
+            std::string::npos);
 }
 
 TEST(GatewayTest, TooBigForTheEgressMtuGetsFragmentationNeeded) {
