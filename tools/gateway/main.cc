@@ -298,6 +298,7 @@ absl::Status ParseSnat(std::string_view value, Options& o) {
 // ParseArgs fills `o`; a usage error is InvalidArgument.
 absl::Status ParseArgs(int argc, char** argv, Options& o) {
   std::vector<std::pair<std::string, std::string>> deferred;
+  std::optional<uint64_t> snat_max;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
     if (arg == "--help" || arg == "-h") {
@@ -335,7 +336,7 @@ absl::Status ParseArgs(int argc, char** argv, Options& o) {
       absl::Status s = number();
       if (!s.ok()) return s;
       if (name == "--snat-max") {
-        deferred.emplace_back(name, value);
+        snat_max = n;  // Applied once --snat is parsed.
       } else if (name == "--icmp-rate") {
         o.config.icmp_errors_per_second = static_cast<uint32_t>(n);
       } else if (name == "--duration") {
@@ -359,12 +360,9 @@ absl::Status ParseArgs(int argc, char** argv, Options& o) {
     }
     if (!s.ok()) return s;
   }
-  for (const auto& [name, value] : deferred) {
-    if (name != "--snat-max") continue;
-    if (!o.config.snat) return BadFlag(name, "without --snat");
-    if (!absl::SimpleAtoi(value, &o.config.snat->max_entries)) {
-      return BadFlag(name, "is not a number");
-    }
+  if (snat_max) {
+    if (!o.config.snat) return BadFlag("--snat-max", "without --snat");
+    o.config.snat->max_entries = *snat_max;
   }
   if (o.config.interfaces.size() < 2) {
     return absl::InvalidArgumentError("at least two --link are needed");
