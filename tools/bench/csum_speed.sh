@@ -58,8 +58,8 @@ sys.path.insert(0, os.path.join(os.getcwd(), "tools/bench"))
 from peers_table import cpu_model
 out, reps, path, csum_s, tshark_s = sys.argv[1:6]
 reader, verify, ratio = [], [], []
+unit = {"s": 1, "ms": 1e-3, "us": 1e-6, "ns": 1e-9}
 for i in range(1, int(reps) + 1):
-    unit = {"s": 1, "ms": 1e-3, "us": 1e-6, "ns": 1e-9}
     times = {b["name"].split("/")[0]: b["real_time"] * unit[b["time_unit"]]
              for b in json.load(open(f"{out}/round{i}.json"))["benchmarks"]}
     r, v = times["BM_ReadWithReaderOnly"], times["BM_VerifyCapture"]
