@@ -409,11 +409,6 @@ bool Decode(ReceivedPacket& out, LinkType link, ReceiveStats& stats) {
 // packet filled in at fixed offsets.
 
 using internal::FastResult;
-using internal::kFastLink;
-template <bool kV4>
-constexpr size_t kFastNetwork = internal::kFastNetwork<kV4>;
-template <bool kV4>
-constexpr size_t kFastTransport = internal::kFastTransport<kV4>;
 
 // FastParsed is the ParsedPacket of the fast shape of an IP version, but
 // for the fields that vary from frame to frame: ip_length,
@@ -466,7 +461,7 @@ constexpr std::optional<TCPInfo> kFastTCP{std::in_place};
 // have been consumed, reading them from the header area.
 template <bool kV4>
 [[gnu::always_inline]] inline void FillFast(ReceivedPacket& out,
-                                            const internal::FastShape& s) {
+                                            const FastShape& s) {
   PacketBuffer& pkt = out.packet;
   const uint8_t* const h = pkt.headers().data();
   const uint8_t* const ip = h + kFastLink;
@@ -532,8 +527,8 @@ template <bool kV4>
 [[gnu::always_inline]] inline FastResult DecodeFastIP(
     ReceivedPacket& out, std::span<const uint8_t> first, ReceiveStats& stats) {
   PacketBuffer& pkt = out.packet;
-  internal::FastShape s;
-  if (!internal::ClassifyFast<kV4>(pkt, first, s, &out.tcp)) {
+  FastShape s;
+  if (!internal::ClassifyPacketFast<kV4>(pkt, first, s, &out.tcp)) {
     return FastResult::kNotTaken;
   }
   if (!internal::FastCheckTransport<kV4>(pkt, first, s, stats)) {
@@ -554,12 +549,12 @@ template <bool kV4>
 [[gnu::always_inline]] inline FastResult DecodeFast(ReceivedPacket& out,
                                                     ReceiveStats& stats) {
   std::span<const uint8_t> first;
-  switch (internal::FastFamilyOf(out.packet, first)) {
-    case internal::FastFamily::kIPv4:
+  switch (internal::PacketFastFamily(out.packet, first)) {
+    case FastFamily::kIPv4:
       return DecodeFastIP<true>(out, first, stats);
-    case internal::FastFamily::kIPv6:
+    case FastFamily::kIPv6:
       return DecodeFastIP<false>(out, first, stats);
-    case internal::FastFamily::kNone:
+    case FastFamily::kNone:
       break;
   }
   return FastResult::kNotTaken;

@@ -46,16 +46,16 @@ template <bool kV4>
 [[gnu::always_inline]] inline FastResult VerifyFastIP(
     const PacketBuffer& frame, std::span<const uint8_t> first,
     ReceiveStats& stats, VerifiedFrame& out) {
-  internal::FastShape s;
-  if (!internal::ClassifyFast<kV4>(frame, first, s, nullptr)) {
+  FastShape s;
+  if (!internal::ClassifyPacketFast<kV4>(frame, first, s, nullptr)) {
     return FastResult::kNotTaken;
   }
   if (!internal::FastCheckTransport<kV4>(frame, first, s, stats)) {
     return FastResult::kDropped;
   }
-  constexpr size_t kT = internal::kFastTransport<kV4>;
+  constexpr size_t kT = kFastTransport<kV4>;
   const bool tcp = s.protocol == header::kProtocolTCP;
-  out.network_offset = internal::kFastLink;
+  out.network_offset = kFastLink;
   out.transport_offset = static_cast<uint16_t>(kT);
   out.payload_offset = static_cast<uint16_t>(kT + s.transport_header);
   out.network = kV4 ? NetworkProtocol::kIPv4 : NetworkProtocol::kIPv6;
@@ -83,12 +83,12 @@ template <bool kV4>
                                                     ReceiveStats& stats,
                                                     VerifiedFrame& out) {
   std::span<const uint8_t> first;
-  switch (internal::FastFamilyOf(frame, first)) {
-    case internal::FastFamily::kIPv4:
+  switch (internal::PacketFastFamily(frame, first)) {
+    case FastFamily::kIPv4:
       return VerifyFastIP<true>(frame, first, stats, out);
-    case internal::FastFamily::kIPv6:
+    case FastFamily::kIPv6:
       return VerifyFastIP<false>(frame, first, stats, out);
-    case internal::FastFamily::kNone:
+    case FastFamily::kNone:
       break;
   }
   return FastResult::kNotTaken;

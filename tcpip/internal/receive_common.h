@@ -1,9 +1,8 @@
 // Copyright 2026 The ipsum Authors. SPDX-License-Identifier: Apache-2.0
 //
 // What Receive (receive.cc) and VerifyFrame (verify.cc) share besides the
-// fast classification: one's-complement checks, the aligned-timestamps
-// test, drop counting, and how much and how far ahead the receive loops
-// prefetch.
+// fast classification: one's-complement checks, drop counting, and how
+// much and how far ahead the receive loops prefetch.
 //
 // Not API: only //tcpip's own sources include it.
 
@@ -18,6 +17,7 @@
 #include "checksum/endian.h"
 #include "header/protocol.h"
 #include "header/tcp.h"
+#include "tcpip/fast_shape.h"
 #include "tcpip/packet_buffer.h"
 #include "tcpip/receive.h"
 
@@ -51,22 +51,6 @@ inline uint16_t AtParity(uint16_t sum, size_t offset) {
 // a check by subtraction may leave either.
 inline bool IsOnesComplementZero(uint16_t sum) {
   return sum == 0 || sum == 0xffff;
-}
-
-// IsAlignedTimestamps reports whether the TCP option area `area` is the
-// layout RFC 7323 Appendix A recommends and most stacks send on every
-// segment once timestamps are on: NOP NOP Timestamps, the values at bytes
-// 4 and 8. Such an area is always a valid option list.
-[[gnu::always_inline]] inline bool IsAlignedTimestamps(
-    std::span<const uint8_t> area) {
-  constexpr size_t kAlignedTimestampsSize = 12;
-  constexpr uint32_t kTimestampsLength = 10;
-  constexpr uint32_t kLead = uint32_t{header::kOptionNop} << 24 |
-                             uint32_t{header::kOptionNop} << 16 |
-                             uint32_t{header::kTCPOptionTimestamps} << 8 |
-                             kTimestampsLength;
-  return area.size() == kAlignedTimestampsSize &&
-         LoadBig32(area.data()) == kLead;
 }
 
 // DecodeTCPInfo decodes `tcp` into `info` (default-constructed), options

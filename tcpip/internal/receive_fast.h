@@ -2,10 +2,10 @@
 //
 // The receive path's fast classification and transport check, shared by
 // Receive (receive.cc) and VerifyFrame (verify.cc): one judgement of the
-// shape almost every frame a host receives has, read at fixed offsets.
-// Every other frame is left to the general decoder, which counts every
-// drop but a bad transport checksum; receive_fast_test and receive_fuzzer
-// hold both paths to the same verdicts and counters.
+// fast shape (tcpip/fast_shape.h), almost every frame a host receives,
+// read at fixed offsets. Every other frame is left to the general decoder,
+// which counts every drop but a bad transport checksum; receive_fast_test
+// and receive_fuzzer hold both paths to the same verdicts and counters.
 //
 // Not API: only //tcpip's own sources include it.
 
@@ -27,6 +27,7 @@
 #include "header/protocol.h"
 #include "header/tcp.h"
 #include "header/udp.h"
+#include "tcpip/fast_shape.h"
 #include "tcpip/internal/header_sum.h"
 #include "tcpip/internal/receive_common.h"
 #include "tcpip/packet_buffer.h"
@@ -34,157 +35,48 @@
 
 namespace ipsum::tcpip::internal {
 
-// The fast shape's layout: untagged Ethernet II, then an IPv4 header
-// without options (kV4) or an IPv6 header without extension headers.
-inline constexpr size_t kFastLink = header::Ethernet::kMinSize;
-template <bool kV4>
-inline constexpr size_t kFastNetwork =
-    kV4 ? header::IPv4::kMinSize : header::IPv6::kSize;
-template <bool kV4>
-inline constexpr size_t kFastTransport = kFastLink + kFastNetwork<kV4>;
-
 // FastResult is what a fast path did with a frame: delivered it, dropped
 // it for a bad transport checksum, or left it untouched to the general
 // decoder.
 enum class FastResult : uint8_t { kDelivered, kDropped, kNotTaken };
 
-// FastShape is what ClassifyFast found of a frame it accepted.
-struct FastShape {
-  size_t transport_header;  // The TCP header with its options, or 8 (UDP).
-  size_t transport_length;  // The IP payload: the rest of the frame.
-  uint8_t protocol;         // kProtocolTCP or kProtocolUDP.
-  bool udp_no_checksum;     // UDP over IPv4 sent without a checksum.
-  bool timestamps;          // TCP options exactly NOP NOP Timestamps.
-  bool other_options;       // TCP options of any other (valid) layout.
-};
-
-// FastFamily is the IP version of a frame that may have the fast shape.
-enum class FastFamily : uint8_t { kNone, kIPv4, kIPv6 };
-
-// FastFamilyOf returns the family whose EtherType and IP version `pkt`'s
-// frame starts with, its first view in `first`; kNone for a packet with
-// consumed headers, no view, a first view too short for IPv4 and TCP
-// headers (a UDP frame that short is padded, so not the fast shape), or
-// any other protocol.
-[[gnu::always_inline]] inline FastFamily FastFamilyOf(
+// PacketFastFamily returns FastFamilyOf the frame `pkt` holds, its first
+// view in `first`; kNone for a packet with consumed headers or no view.
+[[gnu::always_inline]] inline FastFamily PacketFastFamily(
     const PacketBuffer& pkt, std::span<const uint8_t>& first) {
   const buffer::Buffer& data = pkt.data();
   if (!pkt.headers().empty() || data.view_count() == 0) {
     return FastFamily::kNone;
   }
   first = data.views()[0].span();
-  if (first.size() < kFastTransport<true> + header::TCP::kMinSize) {
-    return FastFamily::kNone;
-  }
-  // The EtherType and the IP header's version nibble, in one load.
-  constexpr uint32_t kIPv4 = uint32_t{header::kEtherTypeIPv4} << 16 | 0x4000;
-  constexpr uint32_t kIPv6 = uint32_t{header::kEtherTypeIPv6} << 16 | 0x6000;
-  const uint32_t type_and_version =
-      LoadBig32(first.data() + header::Ethernet::kEtherTypeOffset) &
-      0xfffff000u;
-  if (type_and_version == kIPv4) return FastFamily::kIPv4;
-  if (type_and_version == kIPv6) return FastFamily::kIPv6;
-  return FastFamily::kNone;
+  return FastFamilyOf(first);
 }
 
-// ClassifyFast reports whether `pkt`'s frame (first view `first`, of the
-// family FastFamilyOf gave) has the fast shape, and describes it in `s`:
-// IPv4 without options, not a fragment, with a valid header checksum, or
-// IPv6 without extension headers; TCP with a valid data offset and option
-// list, or UDP whose length is the IP payload's (with a checksum, over
-// IPv6); the IP datagram exactly the rest of the frame (nothing cut off,
-// no padding); every header in the first view; a CHECKSUM_COMPLETE start
-// at most at the transport header. Nothing is modified but `s` and, when
-// `tcp` is given and the option list has another layout than none or NOP
-// NOP Timestamps, *tcp, engaged with those options.
+// ClassifyPacketFast is ClassifyFast for the frame `pkt` holds (first view
+// `first`, of the family PacketFastFamily gave), which also refuses a
+// CHECKSUM_COMPLETE start past the transport header. Nothing is modified
+// but `s` and, when `tcp` is given and the option list has another layout
+// than none or NOP NOP Timestamps, *tcp, engaged with those options.
 template <bool kV4>
-[[gnu::always_inline]] inline bool ClassifyFast(
+[[gnu::always_inline]] inline bool ClassifyPacketFast(
     const PacketBuffer& pkt, std::span<const uint8_t> first, FastShape& s,
     std::optional<TCPInfo>* tcp) {
-  constexpr size_t kT = kFastTransport<kV4>;
-  const uint8_t* const ip = first.data() + kFastLink;
-  size_t ip_length;  // The datagram's, by its header.
-  uint8_t protocol;
-  if constexpr (kV4) {
-    using header::IPv4;
-    constexpr uint8_t kVersion4IHL5 = 0x45;
-    if (ip[IPv4::kVersionIHLOffset] != kVersion4IHL5) return false;
-    ip_length = LoadBig16(ip + IPv4::kTotalLengthOffset);
-    // The reserved bit and DF do not matter here; MF or an offset do.
-    if ((LoadBig16(ip + IPv4::kFlagsFragmentOffset) &
-         IPv4::kMoreFragmentsAndOffsetMask) != 0) {
-      return false;
-    }
-    protocol = ip[IPv4::kProtocolOffset];
-  } else {
-    using header::IPv6;
-    if (first.size() < kT + header::TCP::kMinSize) return false;
-    ip_length = IPv6::kSize + size_t{LoadBig16(ip + IPv6::kPayloadLengthOffset)};
-    protocol = ip[IPv6::kNextHeaderOffset];
-  }
-  // Also makes the datagram longer than its IP header: the frame holds a
-  // transport header.
-  if (ip_length != pkt.data().size() - kFastLink) return false;
-  if constexpr (kV4) {
-    if (!IsAllOnesSum(first.subspan(kFastLink, kFastNetwork<kV4>))) {
-      return false;
-    }
-  }
-  const size_t transport_length = ip_length - kFastNetwork<kV4>;
-  const uint8_t* const t = first.data() + kT;
-  size_t transport_header;
-  bool udp_no_checksum = false;
-  if (protocol == header::kProtocolTCP) {
-    transport_header =
-        static_cast<size_t>(t[header::TCP::kDataOffsetOffset] >> 4) * 4;
-    if (transport_header < header::TCP::kMinSize ||
-        transport_header > transport_length) {
-      return false;
-    }
-  } else if (protocol == header::kProtocolUDP) {
-    using header::UDP;
-    if (LoadBig16(t + UDP::kLengthOffset) != transport_length) return false;
-    transport_header = UDP::kSize;
-    // RFC 768: zero means no checksum was sent, allowed over IPv4 only
-    // (RFC 8200 section 8.1).
-    udp_no_checksum = LoadBig16(t + UDP::kChecksumOffset) == 0;
-    if (udp_no_checksum && !kV4) return false;
-  } else {
-    return false;
-  }
-  if (kT + transport_header > first.size()) return false;
   // A COMPLETE start past the frame is the general path's drop, one past
   // the transport header its software fallback.
-  if (pkt.checksum_status == ChecksumStatus::kComplete && pkt.csum_start > kT) {
+  if (pkt.checksum_status == ChecksumStatus::kComplete &&
+      pkt.csum_start > kFastTransport<kV4>) {
     return false;
   }
-  // A bad option list is the general path's drop. None and NOP NOP
-  // Timestamps cannot be bad; any other layout is parsed now.
-  bool timestamps = false;
-  bool other_options = false;
-  if (protocol == header::kProtocolTCP) {
-    const std::span<const uint8_t> area = first.subspan(
-        kT + header::TCP::kMinSize, transport_header - header::TCP::kMinSize);
-    timestamps = IsAlignedTimestamps(area);
-    if (!timestamps && !area.empty()) {
-      if (tcp != nullptr) {
+  const size_t size = pkt.data().size();
+  if (tcp == nullptr) return ClassifyFast<kV4>(first, size, s);
+  return ClassifyFast<kV4>(
+      first, size, s, [tcp](std::span<const uint8_t> area) {
         header::Result<header::TCPOptions> options =
             header::ParseTCPOptions(area);
         if (!options.ok()) return false;
         tcp->emplace().options = *options;
-      } else if (!header::ParseTCPOptions(area).ok()) {
-        return false;
-      }
-      other_options = true;
-    }
-  }
-  s.transport_header = transport_header;
-  s.transport_length = transport_length;
-  s.protocol = protocol;
-  s.udp_no_checksum = udp_no_checksum;
-  s.timestamps = timestamps;
-  s.other_options = other_options;
-  return true;
+        return true;
+      });
 }
 
 // FastPseudoSum is the pseudo-header's sum of the IPv4 (kV4) or IPv6
