@@ -1,6 +1,7 @@
 // Copyright 2026 The ipsum Authors. SPDX-License-Identifier: Apache-2.0
 //
-// Pseudo-header sums, transport checksums and UDP checksum updates.
+// Transport checksums and UDP checksum updates (the pseudo-header sums are
+// inline in the header).
 
 #include "header/checksum.h"
 
@@ -12,26 +13,6 @@ namespace ipsum::header {
 using checksum::Checksum;
 using checksum::Combine;
 using checksum::CombineAt;
-
-uint16_t PseudoHeaderSum(const IPv4Address& source,
-                         const IPv4Address& destination, uint8_t protocol,
-                         uint16_t length) {
-  uint16_t sum = Checksum(source.bytes);
-  sum = Checksum(destination.bytes, sum);
-  // The zero byte and PTCL form one big-endian word whose value is PTCL.
-  sum = Combine(sum, protocol);
-  return Combine(sum, length);
-}
-
-uint16_t PseudoHeaderSum(const IPv6Address& source,
-                         const IPv6Address& destination, uint8_t next_header,
-                         uint32_t length) {
-  uint16_t sum = Checksum(source.bytes);
-  sum = Checksum(destination.bytes, sum);
-  sum = Combine(sum, static_cast<uint16_t>(length >> 16));
-  sum = Combine(sum, static_cast<uint16_t>(length));
-  return Combine(sum, next_header);
-}
 
 uint16_t ComputeTransportChecksum(uint16_t pseudo_sum,
                                   std::span<const uint8_t> header,

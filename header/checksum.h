@@ -22,7 +22,9 @@
 #include <cstdint>
 #include <span>
 
+#include "checksum/arithmetic.h"
 #include "checksum/checksum.h"
+#include "checksum/endian.h"
 #include "header/address.h"
 
 namespace ipsum::header {
@@ -39,18 +41,33 @@ namespace ipsum::header {
 //   +--------+--------+--------+--------+
 //
 // `length` is the transport header plus payload, in bytes.
-uint16_t PseudoHeaderSum(const IPv4Address& source,
-                         const IPv4Address& destination, uint8_t protocol,
-                         uint16_t length);
+// Inline: stacks call it once per packet, where a call would cost more than
+// its five additions. 0x0000 only when every word is zero.
+inline uint16_t PseudoHeaderSum(const IPv4Address& source,
+                                const IPv4Address& destination,
+                                uint8_t protocol, uint16_t length) {
+  // The zero byte and PTCL form one big-endian word whose value is PTCL.
+  return checksum::Fold(uint64_t{LoadBig32(source.bytes.data())} +
+                        LoadBig32(destination.bytes.data()) + protocol +
+                        length);
+}
 
 // PseudoHeaderSum returns the sum of the IPv6 pseudo-header of RFC 8200
 // section 8.1: source and destination address, the 32-bit upper-layer packet
 // length, three zero bytes and the Next Header value of the upper-layer
 // protocol (not of an extension header). `destination` is the final one when
 // a Routing header is present.
-uint16_t PseudoHeaderSum(const IPv6Address& source,
-                         const IPv6Address& destination, uint8_t next_header,
-                         uint32_t length);
+inline uint16_t PseudoHeaderSum(const IPv6Address& source,
+                                const IPv6Address& destination,
+                                uint8_t next_header, uint32_t length) {
+  // Ten 32-bit words (length included) and a byte: far below 2^64.
+  uint64_t acc = uint64_t{length} + next_header;
+  for (size_t i = 0; i < IPv6Address::kSize; i += 4) {
+    acc += LoadBig32(source.bytes.data() + i);
+    acc += LoadBig32(destination.bytes.data() + i);
+  }
+  return checksum::Fold(acc);
+}
 
 // ComputeTransportChecksum returns the value to store in a TCP, UDP or
 // ICMPv6 checksum field: the complement of the sum of the pseudo-header

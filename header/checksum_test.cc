@@ -33,10 +33,8 @@ TEST(PseudoHeaderTest, IPv4MatchesBytes) {
     b.insert(b.end(), d.bytes.begin(), d.bytes.end());
     b.insert(b.end(), {0, proto, static_cast<uint8_t>(len >> 8),
                        static_cast<uint8_t>(len)});
-    uint16_t want = ReferenceSum(b);
-    uint16_t got = PseudoHeaderSum(s, d, proto, len);
-    // Equal as one's-complement values: 0 and 0xffff are both zero.
-    EXPECT_EQ(got % 0xffff, want % 0xffff) << i;
+    // Equal to the bit, zeros included: 0x0000 only when every byte is 0.
+    EXPECT_EQ(PseudoHeaderSum(s, d, proto, len), ReferenceSum(b)) << i;
   }
 }
 
@@ -54,9 +52,22 @@ TEST(PseudoHeaderTest, IPv6MatchesBytes) {
              {static_cast<uint8_t>(len >> 24), static_cast<uint8_t>(len >> 16),
               static_cast<uint8_t>(len >> 8), static_cast<uint8_t>(len), 0, 0,
               0, nh});
-    EXPECT_EQ(PseudoHeaderSum(s, d, nh, len) % 0xffff, ReferenceSum(b) % 0xffff)
-        << i;
+    EXPECT_EQ(PseudoHeaderSum(s, d, nh, len), ReferenceSum(b)) << i;
   }
+}
+
+TEST(PseudoHeaderTest, ZeroOnlyWhenEveryWordIsZero) {
+  const IPv4Address z4;
+  const IPv6Address z6;
+  EXPECT_EQ(PseudoHeaderSum(z4, z4, 0, 0), 0x0000);
+  EXPECT_EQ(PseudoHeaderSum(z6, z6, 0, 0), 0x0000);
+  // Words that sum to a multiple of 0xffff give its other zero, 0xffff.
+  EXPECT_EQ(PseudoHeaderSum(IPv4Address::FromHost(0xfffe0000), z4, 1, 0),
+            0xffff);
+  EXPECT_EQ(PseudoHeaderSum(z6, z6, 1, 0xfffe), 0xffff);
+  EXPECT_EQ(PseudoHeaderSum(IPv4Address::FromHost(0xffffffff),
+                            IPv4Address::FromHost(0xffffffff), 0, 0xffff),
+            0xffff);
 }
 
 TEST(TransportChecksumTest, MatchesReferenceForAnyHeaderAndPayload) {

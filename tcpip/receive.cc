@@ -19,6 +19,7 @@
 
 #include "checksum/checksum.h"
 #include "checksum/endian.h"
+#include "header/checksum.h"
 #include "header/ipv4.h"
 #include "header/ipv6.h"
 #include "header/protocol.h"
@@ -368,10 +369,12 @@ Fault GeneralDecoder::CheckTransportSum(ReceiveStats& stats) {
   const uint8_t protocol = p_.transport_protocol;
   const uint16_t pseudo =
       p_.network == NetworkProtocol::kIPv4
-          ? internal::PseudoSum(out_.source_v4, out_.destination_v4, protocol,
-                                static_cast<uint16_t>(transport_length_))
-          : internal::PseudoSum(out_.source_v6, out_.destination_v6, protocol,
-                                static_cast<uint32_t>(transport_length_));
+          ? header::PseudoHeaderSum(out_.source_v4, out_.destination_v4,
+                                    protocol,
+                                    static_cast<uint16_t>(transport_length_))
+          : header::PseudoHeaderSum(out_.source_v6, out_.destination_v6,
+                                    protocol,
+                                    static_cast<uint32_t>(transport_length_));
   const size_t t = p_.transport_offset;
   uint16_t sum;
   if (complete_.usable) {
@@ -380,9 +383,9 @@ Fault GeneralDecoder::CheckTransportSum(ReceiveStats& stats) {
     std::optional<uint16_t> pulled =
         pkt_.Checksum(complete_.start, t - complete_.start);
     if (!pulled) return DropReason::kBadOffloadMetadata;
-    sum = checksum::Combine(
-        pseudo, AtParity(checksum::Subtract(complete_.sum, *pulled),
-                         t - complete_.start));
+    sum = checksum::Combine(pseudo,
+                            AtParity(checksum::Subtract(complete_.sum, *pulled),
+                                     t - complete_.start));
   } else {
     // The transport's bytes: its consumed header (of even length), then
     // all of data(), trimmed to the transport's length.

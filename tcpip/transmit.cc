@@ -12,6 +12,7 @@
 
 #include "checksum/checksum.h"
 #include "checksum/endian.h"
+#include "header/checksum.h"
 #include "header/ipv4.h"
 #include "header/ipv6.h"
 #include "header/protocol.h"
@@ -75,12 +76,13 @@ EncodeError Encode(const Route& route, const LinkCapabilities& link,
   // Transport header and its checksum.
   std::span<uint8_t> t = pkt.Push(Layer::kTransport, th.bytes.size());
   std::memcpy(t.data(), th.bytes.data(), th.bytes.size());
-  // The pseudo-header and header sums are inline (header_sum.h): a few
-  // dozen bytes, cheaper to add than to dispatch to the wide kernel.
-  uint16_t pseudo = v4 ? internal::PseudoSum(
+  // The pseudo-header and header sums are inline (header/checksum.h,
+  // header_sum.h): a few dozen bytes, cheaper to add than to dispatch to
+  // the wide kernel.
+  uint16_t pseudo = v4 ? header::PseudoHeaderSum(
                              route.source_v4, route.destination_v4, th.protocol,
                              static_cast<uint16_t>(transport_length))
-                       : internal::PseudoSum(
+                       : header::PseudoHeaderSum(
                              route.source_v6, route.destination_v6, th.protocol,
                              static_cast<uint32_t>(transport_length));
   pkt.checksum_status = ChecksumStatus::kNone;

@@ -127,7 +127,7 @@ inline bool IsAllOnesSum(std::span<const uint8_t> bytes) {
 }
 
 // IPv4TransportInitial returns, mod 0xffff (either zero may stand for the
-// other), HeaderSum(header, PseudoSum(...)) for the IPv4 header at `ip` and
+// other), HeaderSum(header, header::PseudoHeaderSum(...)) for the IPv4 header at `ip` and
 // the transport header `header`: the `initial` with which the sum of the
 // transport's payload checks the transport. One accumulator, one fold and
 // one byte swap. The common TCP header sizes, 20 bytes and 32 (with RFC
@@ -158,33 +158,12 @@ inline bool IsAllOnesSum(std::span<const uint8_t> bytes) {
   return FoldBigEndian(acc);
 }
 
-// PseudoSum returns header::PseudoHeaderSum for IPv4 (RFC 9293
-// section 3.1, RFC 768): source, destination, zero, protocol and length.
-inline uint16_t PseudoSum(const header::IPv4Address& source,
-                          const header::IPv4Address& destination,
-                          uint8_t protocol, uint16_t length) {
-  uint64_t acc = AddWords(source.bytes, 0);
-  acc = AddWords(destination.bytes, acc);
-  return Fold(acc + protocol + length);
-}
-
-// PseudoSum returns header::PseudoHeaderSum for IPv6 (RFC 8200
-// section 8.1): source, destination, 32-bit length, three zero bytes and
-// next header.
-inline uint16_t PseudoSum(const header::IPv6Address& source,
-                          const header::IPv6Address& destination,
-                          uint8_t next_header, uint32_t length) {
-  uint64_t acc = AddWords(source.bytes, 0);
-  acc = AddWords(destination.bytes, acc);
-  return Fold(acc + length + next_header);
-}
-
 // EthernetIPv4Initial returns, for a frame `f` of untagged Ethernet and an
 // IPv4 header without options whose checksum the caller found valid, the
 // `initial` with which the sum of the whole frame checks its transport:
 // the pseudo-header's sum less the Ethernet header's (a valid IPv4 header
 // sums to one's-complement zero). Equal, mod 0xffff, to
-// Subtract(PseudoSum(...), HeaderSum(f's first 34 bytes)), from one
+// Subtract(header::PseudoHeaderSum(...), HeaderSum(f's first 34 bytes)), from one
 // accumulator and one fold. Reads f[0, 34).
 [[gnu::always_inline]] inline uint16_t EthernetIPv4Initial(
     const uint8_t* f, uint8_t protocol, uint16_t transport_length) {

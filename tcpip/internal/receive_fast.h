@@ -21,6 +21,7 @@
 #include "checksum/checksum.h"
 #include "checksum/endian.h"
 #include "header/address.h"
+#include "header/checksum.h"
 #include "header/ethernet.h"
 #include "header/ipv4.h"
 #include "header/ipv6.h"
@@ -69,14 +70,14 @@ template <bool kV4>
   }
   const size_t size = pkt.data().size();
   if (tcp == nullptr) return ClassifyFast<kV4>(first, size, s);
-  return ClassifyFast<kV4>(
-      first, size, s, [tcp](std::span<const uint8_t> area) {
-        header::Result<header::TCPOptions> options =
-            header::ParseTCPOptions(area);
-        if (!options.ok()) return false;
-        tcp->emplace().options = *options;
-        return true;
-      });
+  return ClassifyFast<kV4>(first, size, s,
+                           [tcp](std::span<const uint8_t> area) {
+                             header::Result<header::TCPOptions> options =
+                                 header::ParseTCPOptions(area);
+                             if (!options.ok()) return false;
+                             tcp->emplace().options = *options;
+                             return true;
+                           });
 }
 
 // FastPseudoSum is the pseudo-header's sum of the IPv4 (kV4) or IPv6
@@ -87,14 +88,16 @@ template <bool kV4>
                                                      size_t transport_length) {
   if constexpr (kV4) {
     using header::IPv4;
-    return PseudoSum(header::IPv4Address::From(ip + IPv4::kSourceOffset),
-                     header::IPv4Address::From(ip + IPv4::kDestinationOffset),
-                     protocol, static_cast<uint16_t>(transport_length));
+    return header::PseudoHeaderSum(
+        header::IPv4Address::From(ip + IPv4::kSourceOffset),
+        header::IPv4Address::From(ip + IPv4::kDestinationOffset), protocol,
+        static_cast<uint16_t>(transport_length));
   } else {
     using header::IPv6;
-    return PseudoSum(header::IPv6Address::From(ip + IPv6::kSourceOffset),
-                     header::IPv6Address::From(ip + IPv6::kDestinationOffset),
-                     protocol, static_cast<uint32_t>(transport_length));
+    return header::PseudoHeaderSum(
+        header::IPv6Address::From(ip + IPv6::kSourceOffset),
+        header::IPv6Address::From(ip + IPv6::kDestinationOffset), protocol,
+        static_cast<uint32_t>(transport_length));
   }
 }
 
@@ -116,8 +119,8 @@ template <bool kV4>
     const std::span<const uint8_t> header(f + kT, s.transport_header);
     uint16_t initial;
     if constexpr (kV4) {
-      initial = IPv4TransportInitial(
-          ip, header, s.protocol, static_cast<uint16_t>(s.transport_length));
+      initial = IPv4TransportInitial(ip, header, s.protocol,
+                                     static_cast<uint16_t>(s.transport_length));
     } else {
       initial = HeaderSum(
           header, FastPseudoSum<kV4>(ip, s.protocol, s.transport_length));
@@ -128,10 +131,9 @@ template <bool kV4>
     return data.ChecksumAll(EthernetIPv4Initial(
         f, s.protocol, static_cast<uint16_t>(s.transport_length)));
   } else {
-    return data.ChecksumAll(
-        checksum::Subtract(FastPseudoSum<kV4>(ip, s.protocol,
-                                              s.transport_length),
-                           HeaderSum(std::span(f, kT))));
+    return data.ChecksumAll(checksum::Subtract(
+        FastPseudoSum<kV4>(ip, s.protocol, s.transport_length),
+        HeaderSum(std::span(f, kT))));
   }
 }
 
