@@ -113,6 +113,7 @@
 #ifndef IPSUM_TOOLS_CSUM_VERIFY_H_
 #define IPSUM_TOOLS_CSUM_VERIFY_H_
 
+#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -215,6 +216,8 @@ struct FieldCheck {
   // super-packet (see the file comment), whatever its verdict.
   bool tso = false;
   uint16_t computed = 0;
+
+  friend bool operator==(const FieldCheck&, const FieldCheck&) = default;
 };
 
 static_assert(std::is_trivially_copyable_v<FieldCheck>);
@@ -288,6 +291,15 @@ struct FrameCheck {
   std::span<const FieldCheck> checks() const {
     return std::span<const FieldCheck>(fields.data(), field_count);
   }
+
+  // Two checks are equal when they say the same of a frame: every member
+  // and the fields below field_count (the reasons compared as text).
+  friend bool operator==(const FrameCheck& a, const FrameCheck& b) {
+    return a.kind == b.kind && a.reason == b.reason &&
+           a.undecoded_depth == b.undecoded_depth && a.tunneled == b.tunneled &&
+           a.depth_limited == b.depth_limited &&
+           std::ranges::equal(a.checks(), b.checks());
+  }
 };
 
 // CheckFrame judges every checksum field of `frame`, a captured packet of
@@ -295,8 +307,19 @@ struct FrameCheck {
 // wire was `wire_length` (the capture record's original length; 0 when
 // unknown). It reads no byte outside `frame`, does not allocate and does
 // not throw.
+//
+// Most frames of most captures have tcpip's fast shape (tcpip/fast_shape.h:
+// untagged Ethernet, IPv4 without options or IPv6 without extension
+// headers, TCP or UDP, nothing cut or padded); those are judged at fixed
+// offsets, with the result the general walk gives.
 FrameCheck CheckFrame(uint32_t linktype, std::span<const uint8_t> frame,
                       size_t wire_length = 0);
+
+// CheckFrameGeneral is CheckFrame with every frame taken through the
+// general walk, the fast shape's too: the reference CheckFrame's fast
+// path is tested against.
+FrameCheck CheckFrameGeneral(uint32_t linktype, std::span<const uint8_t> frame,
+                             size_t wire_length = 0);
 
 // FixFrame stores `computed` into every field of `check` judged bad; `frame`
 // must be the bytes `check` was computed from. Inner fields are fixed

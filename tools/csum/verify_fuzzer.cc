@@ -6,9 +6,11 @@
 //
 //   link type selector (1 byte) | frame
 //
-// Properties: every field CheckFrame reports lies inside the frame (its two
-// bytes, when stored); good and bad verdicts carry a computed value, and a
-// bad field does not store it; FixFrame changes only the bytes of bad
+// Properties: CheckFrame says what CheckFrameGeneral says (its fast path
+// for the common shape changes nothing), before and after FixFrame; every
+// field CheckFrame reports lies inside the frame (its two bytes, when
+// stored); good and bad verdicts carry a computed value, and a bad field
+// does not store it; FixFrame changes only the bytes of bad
 // fields and of the judged UDP and GRE checksums around them, and
 // afterwards CheckFrame finds the same fields, none bad. And `computed`
 // equals an independent reference: the fuzzer locates each IP header
@@ -275,6 +277,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       kLinkTypes[data[0] % (sizeof(kLinkTypes) / sizeof(kLinkTypes[0]))];
   ipsum::fuzz::AlignedCopy frame({data + 1, size - 1}, data[0] >> 3);
   const FrameCheck check = CheckFrame(linktype, frame.span());
+  IPSUM_FUZZ_CHECK(check == CheckFrameGeneral(linktype, frame.span()));
   CheckFields(check, frame.span());
   CheckReference(linktype, check, frame.span());
 
@@ -291,7 +294,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     }
     IPSUM_FUZZ_CHECK(in_bad_field);
   }
+  // A fixed frame has right checksums, so CheckFrame's fast path takes
+  // it when it has the fast shape.
   const FrameCheck again = CheckFrame(linktype, fixed);
+  IPSUM_FUZZ_CHECK(again == CheckFrameGeneral(linktype, fixed));
   CheckFields(again, fixed);
   IPSUM_FUZZ_CHECK(again.kind == check.kind);
   IPSUM_FUZZ_CHECK(again.field_count == check.field_count);

@@ -15,6 +15,7 @@
 #include "checksum/checksum.h"
 #include "checksum/endian.h"
 #include "gtest/gtest.h"
+#include "tcpip/fast_shape.h"
 #include "tools/csum/link.h"
 
 namespace ipsum::csum {
@@ -371,6 +372,149 @@ TEST(CheckFrame, ArbitraryBytesOnEveryLinkTypeStayInBounds) {
           EXPECT_LE(f.offset + 2, b.size());
         }
       }
+    }
+  }
+}
+
+// Describe prints what a FrameCheck says, for failure messages.
+std::string Describe(const FrameCheck& c) {
+  std::string s = "kind " + std::to_string(static_cast<int>(c.kind)) + " '" +
+                  std::string(c.reason) + "' undecoded " +
+                  std::to_string(c.undecoded_depth) +
+                  (c.tunneled ? " tunneled" : "") +
+                  (c.depth_limited ? " depth_limited" : "");
+  for (const FieldCheck& f : c.checks()) {
+    s += "\n  " + std::string(LayerName(f.layer)) + "@" +
+         std::to_string(f.ip_depth) + " " +
+         std::string(VerdictName(f.verdict)) + " '" +
+         std::string(ReasonName(f.reason)) + "' stored " +
+         (f.has_stored ? std::to_string(f.stored) : "-") + " at " +
+         std::to_string(f.offset) + " computed " +
+         (f.has_computed ? std::to_string(f.computed) : "-") +
+         (f.tso ? " tso" : "");
+  }
+  return s;
+}
+
+// TcpWithOptions is Tcp with the option area `options` (a multiple of 4
+// bytes) after the fixed header.
+Bytes TcpWithOptions(const Bytes& options, size_t payload) {
+  Bytes t = Tcp(payload);
+  t.insert(t.begin() + 20, options.begin(), options.end());
+  t[12] = static_cast<uint8_t>((20 + options.size()) / 4 << 4);
+  return t;
+}
+
+// UdpTo is Udp to destination port `port`.
+Bytes UdpTo(uint16_t port, size_t payload) {
+  Bytes u = Udp(payload);
+  StoreBig16(u.data() + 2, port);
+  return u;
+}
+
+// HasFastShape reports whether tcpip classifies `frame` as the fast shape.
+bool HasFastShape(const Bytes& frame) {
+  tcpip::FastShape s;
+  switch (tcpip::FastFamilyOf(frame)) {
+    case tcpip::FastFamily::kIPv4:
+      return tcpip::ClassifyFast<true>(frame, frame.size(), s);
+    case tcpip::FastFamily::kIPv6:
+      return tcpip::ClassifyFast<false>(frame, frame.size(), s);
+    case tcpip::FastFamily::kNone:
+      break;
+  }
+  return false;
+}
+
+// CheckFrame judges frames of the fast shape at fixed offsets: whatever it
+// says of a frame must be what the general walk says. Each frame below,
+// and each copy of it with one byte of its headers (or its last byte)
+// changed, cut short or padded, is judged both ways, with the wire length
+// unknown, equal to the frame's and longer.
+TEST(FastShape, JudgedAsTheGeneralWalkJudges) {
+  const Bytes kTimestamps = Hex("0101080a0000000100000002");
+  const Bytes kOtherOptions = Hex("020405b40402080a00000001000000020103030700");
+  Bytes other = kOtherOptions;
+  other.resize(24, 0);  // MSS, SACK-Permitted, Timestamps, Window Scale
+  const Bytes kBadOptions = Hex("02020000");  // MSS of length 2
+  std::vector<Bytes> frames = {
+      WithEthernet(IPv4(6, Tcp(0), 16)),
+      WithEthernet(IPv4(6, Tcp(1), 16)),
+      WithEthernet(IPv4(6, Tcp(301), 16)),
+      WithEthernet(IPv4(6, TcpWithOptions(kTimestamps, 40), 16)),
+      WithEthernet(IPv4(6, TcpWithOptions(other, 41), 16)),
+      WithEthernet(IPv4(6, TcpWithOptions(kBadOptions, 9), 16)),
+      WithEthernet(IPv4(17, Udp(30), 6)),
+      WithEthernet(IPv4(17, Udp(31), SIZE_MAX)),  // no checksum sent
+      WithEthernet(IPv4(17, UdpTo(4789, 40), 6)),
+      WithEthernet(IPv4(17, UdpTo(6081, 40), 6)),
+      WithEthernet(IPv6(6, Tcp(7), 16)),
+      WithEthernet(IPv6(6, TcpWithOptions(kTimestamps, 100), 16)),
+      WithEthernet(IPv6(17, Udp(13), 6)),
+  };
+  // An IPv6 UDP datagram whose field is zero (bad: RFC 8200 8.1).
+  frames.push_back(frames.back());
+  StoreBig16(frames.back().data() + 14 + 40 + 6, 0);
+  size_t fast = 0;
+  size_t judged = 0;
+  for (size_t k = 0; k < frames.size(); ++k) {
+    const Bytes& base = frames[k];
+    std::vector<Bytes> variants = {base};
+    for (size_t i = 0; i < base.size(); ++i) {
+      if (i >= 90 && i + 1 != base.size()) continue;
+      for (uint8_t v : {uint8_t(base[i] ^ 0xff), uint8_t(base[i] ^ 0x01),
+                        uint8_t(0), uint8_t(0xff)}) {
+        if (v == base[i]) continue;
+        variants.push_back(base);
+        variants.back()[i] = v;
+      }
+    }
+    for (size_t cut = 1; cut <= 3; ++cut) {
+      variants.emplace_back(base.begin(), base.end() - cut);
+    }
+    variants.push_back(base);
+    variants.back().push_back(0);
+    for (const Bytes& f : variants) {
+      fast += HasFastShape(f);
+      for (size_t wire : {size_t{0}, f.size(), f.size() + 4}) {
+        const FrameCheck got = CheckFrame(kEthernet, f, wire);
+        const FrameCheck want = CheckFrameGeneral(kEthernet, f, wire);
+        ASSERT_TRUE(got == want) << "frame " << k << " wire " << wire
+                                 << "\nfast path: " << Describe(got)
+                                 << "\ngeneral walk: " << Describe(want);
+        ++judged;
+      }
+    }
+  }
+  // The frames reach the fast shape, and their damaged copies mostly not.
+  EXPECT_GT(fast, 1000u);
+  EXPECT_LT(fast, judged / 3);
+  for (size_t k : {0, 3, 4, 6, 7, 8, 10, 12}) {
+    EXPECT_TRUE(HasFastShape(frames[k])) << k;
+  }
+}
+
+// The fast path's verdicts are the general walk's for every value of a
+// transport checksum field: good, bad, offload, both zeros.
+TEST(FastShape, EveryStoredValueAsTheGeneralWalk) {
+  struct Case {
+    Bytes frame;
+    size_t field;
+  };
+  const Case cases[] = {
+      {WithEthernet(IPv4(6, Tcp(33), 16)), 14 + 20 + 16},
+      {WithEthernet(IPv4(17, Udp(20), 6)), 14 + 20 + 6},
+      {WithEthernet(IPv6(17, Udp(20), 6)), 14 + 40 + 6},
+  };
+  for (const Case& c : cases) {
+    Bytes f = c.frame;
+    ASSERT_TRUE(HasFastShape(f));
+    for (uint32_t v = 0; v <= 0xffff; ++v) {
+      StoreBig16(f.data() + c.field, static_cast<uint16_t>(v));
+      const FrameCheck got = CheckFrame(kEthernet, f);
+      const FrameCheck want = CheckFrameGeneral(kEthernet, f);
+      ASSERT_TRUE(got == want) << v << "\nfast path: " << Describe(got)
+                               << "\ngeneral walk: " << Describe(want);
     }
   }
 }
