@@ -18,6 +18,8 @@
 // namespace, CAP_NET_ADMIN for the devices) and /dev/net/tun: main() fails
 // with one line without them.
 
+#include "tcpip/link/endpoint.h"
+
 #include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -46,7 +48,6 @@
 #include "buffer/buffer.h"
 #include "gtest/gtest.h"
 #include "tcpip/internal/testing.h"
-#include "tcpip/link/endpoint.h"
 #include "tcpip/link/internal/uring.h"
 #include "tcpip/packet_buffer.h"
 #include "tcpip/transmit.h"
@@ -102,7 +103,8 @@ std::map<std::string, long long> Snmp() {
     n >> proto;
     v >> p2;
     long long x;
-    while (n >> name && v >> x) m[proto.substr(0, proto.size() - 1) + "." + name] = x;
+    while (n >> name && v >> x)
+      m[proto.substr(0, proto.size() - 1) + "." + name] = x;
   }
   std::ifstream f6("/proc/thread-self/net/snmp6");
   std::string name;
@@ -113,10 +115,10 @@ std::map<std::string, long long> Snmp() {
 
 // kErrorCounters are the kernel's checksum and header error counters that
 // must not move.
-const char* const kErrorCounters[] = {
-    "Ip.InHdrErrors",   "Icmp.InCsumErrors", "Tcp.InCsumErrors",
-    "Udp.InCsumErrors", "Ip6InHdrErrors",    "Icmp6InCsumErrors",
-    "Udp6InCsumErrors"};
+const char* const kErrorCounters[] = {"Ip.InHdrErrors",   "Icmp.InCsumErrors",
+                                      "Tcp.InCsumErrors", "Udp.InCsumErrors",
+                                      "Ip6InHdrErrors",   "Icmp6InCsumErrors",
+                                      "Udp6InCsumErrors"};
 
 Offloads Make(bool csum, bool tso, bool uso) {
   return Offloads{csum, tso, tso, uso, uso};
@@ -182,8 +184,8 @@ class Net {
         "route add fd09:0:0:1::/64 dev " + r,
     };
     if (mode_ == DeviceMode::kTap) {
-      for (const char* a : {"10.9.1.1", "10.9.1.2", "fd09:0:0:1::1",
-                            "fd09:0:0:1::2"}) {
+      for (const char* a :
+           {"10.9.1.1", "10.9.1.2", "fd09:0:0:1::1", "fd09:0:0:1::2"}) {
         ip.push_back(std::string("neigh replace ") + a +
                      " lladdr 02:00:00:00:09:01 nud permanent dev " + r);
       }
@@ -242,10 +244,10 @@ class Net {
     const auto end = Clock::now() + kDeadline;
     std::vector<PacketBuffer> in;
     while (!done.load() && Clock::now() < end) {
-      pollfd p[2] = {{rx_->fd(), POLLIN, 0},
-                     {tx_->fd(), static_cast<short>(
-                                     POLLIN | (tx_->tx_pending() ? POLLOUT : 0)),
-                      0}};
+      pollfd p[2] = {
+          {rx_->fd(), POLLIN, 0},
+          {tx_->fd(),
+           static_cast<short>(POLLIN | (tx_->tx_pending() ? POLLOUT : 0)), 0}};
       poll(p, 2, 5);
       in.clear();
       rx_->ReadBurst(in);
@@ -446,8 +448,7 @@ TEST_P(KernelTest, KernelTCPCompletesInEveryOffloadCombination) {
       EXPECT_EQ(rx.rx_partial != 0, ro.csum) << rx.ToString();
       EXPECT_EQ(rx.rx_gso != 0, ro.tso4) << rx.ToString();
       // What tx did not negotiate was resolved in software.
-      EXPECT_EQ(tx.tx_csum_resolved != 0, ro.csum && !to.csum)
-          << tx.ToString();
+      EXPECT_EQ(tx.tx_csum_resolved != 0, ro.csum && !to.csum) << tx.ToString();
       EXPECT_EQ(tx.tx_segmented != 0, ro.tso4 && !to.tso4) << tx.ToString();
       EXPECT_EQ(tx.tx_gso != 0, ro.tso4 && to.tso4) << tx.ToString();
     }
@@ -531,12 +532,9 @@ TEST_P(KernelTest, KernelUDPArrivesByteForByte) {
   }
 }
 
-// Frames queued on the device before the endpoint reads any (more than
-// one burst, several io_uring batches) arrive all and in order: each read
-// burst and each flush keeps the order of its frames.
-TEST_P(KernelTest, QueuedFramesKeepTheirOrder) {
-  Net net(GetParam(), kNone, kNone);
-  if (::testing::Test::HasFatalFailure()) return;
+// ExpectUdpInOrder sends 300 datagrams through `net` in one burst and
+// expects them all, in order, with no error or drop counted.
+void ExpectUdpInOrder(Net& net) {
   int r = socket(AF_INET, SOCK_DGRAM, 0);
   int s = socket(AF_INET, SOCK_DGRAM, 0);
   int big = 4 << 20;
@@ -575,6 +573,43 @@ TEST_P(KernelTest, QueuedFramesKeepTheirOrder) {
   EXPECT_EQ(net.tx().counters().total_dropped(), 0u);
 }
 
+// Frames queued on the device before the endpoint reads any (more than
+// one burst, several io_uring batches) arrive all and in order: each read
+// burst and each flush keeps the order of its frames.
+TEST_P(KernelTest, QueuedFramesKeepTheirOrder) {
+  Net net(GetParam(), kNone, kNone);
+  if (::testing::Test::HasFatalFailure()) return;
+  ExpectUdpInOrder(net);
+}
+
+// A kernel whose device refuses RWF_NOWAIT fails every io_uring operation
+// with -EOPNOTSUPP. The endpoints then go on with a readv or writev a
+// frame: frames read or queued when it happened are delivered, in order,
+// and nothing is counted as a drop.
+TEST_P(KernelTest, ARefusedRingFallsBackWithNothingLost) {
+  if (!GetParam().io_uring || !UringAvailable()) {
+    GTEST_SKIP() << "no io_uring here";
+  }
+  Net net(GetParam(), kAll, kAll);
+  if (::testing::Test::HasFatalFailure()) return;
+  ASSERT_TRUE(net.rx().batched() && net.tx().batched());
+  const int pty = posix_openpt(O_RDWR | O_NOCTTY);
+  ASSERT_GE(pty, 0) << std::strerror(errno);
+  internal::Uring::RedirectForTesting(pty);
+  ExpectUdpInOrder(net);
+  internal::Uring::RedirectForTesting(-1);
+  close(pty);
+  EXPECT_FALSE(net.rx().batched());
+  EXPECT_FALSE(net.tx().batched());
+  for (bool v6 : {false, true}) {
+    const Bytes data = Pattern(1 << 20, v6 ? 6 : 4);
+    EXPECT_TRUE(TransferTCP(net, v6, data) == data) << (v6 ? "IPv6" : "IPv4");
+  }
+  net.ExpectNoKernelErrors();
+  EXPECT_EQ(net.rx().counters().total_dropped(), 0u);
+  EXPECT_EQ(net.tx().counters().total_dropped(), 0u);
+}
+
 // A frame with a wrong UDP checksum reaches the kernel and is counted
 // there: the counters the other tests watch can move.
 TEST_P(KernelTest, AWrongChecksumIsCountedByTheKernel) {
@@ -599,9 +634,9 @@ TEST_P(KernelTest, AWrongChecksumIsCountedByTheKernel) {
     }
     auto make = [&](bool corrupt) {
       PacketBuffer p(buffer::Buffer::Copy(Pattern(100, 1)));
-      EXPECT_EQ(EncodeUDP(route, UDPDatagram{4000, 5004}, LinkCapabilities{},
-                          p),
-                EncodeError::kOk);
+      EXPECT_EQ(
+          EncodeUDP(route, UDPDatagram{4000, 5004}, LinkCapabilities{}, p),
+          EncodeError::kOk);
       if (corrupt) {
         const size_t at = p.HeaderOffset(Layer::kTransport) + 6;
         const uint8_t bad[1] = {static_cast<uint8_t>(p.headers()[at] ^ 0x40)};
@@ -730,8 +765,7 @@ TEST_P(KernelTest, OpenErrorsAreClear) {
   o.name = "lo";
   absl::StatusOr<std::unique_ptr<Endpoint>> lo = Endpoint::Open(o);
   EXPECT_FALSE(lo.ok());
-  EXPECT_NE(lo.status().message().find("lo"), std::string::npos)
-      << lo.status();
+  EXPECT_NE(lo.status().message().find("lo"), std::string::npos) << lo.status();
   // An empty name: the kernel picks one.
   o.name = "";
   auto any = Endpoint::Open(o);
@@ -739,16 +773,16 @@ TEST_P(KernelTest, OpenErrorsAreClear) {
   EXPECT_FALSE((*any)->name().empty());
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    Modes, KernelTest,
-    ::testing::Values(Mode{DeviceMode::kTun, false},
-                      Mode{DeviceMode::kTap, false},
-                      Mode{DeviceMode::kTun, true},
-                      Mode{DeviceMode::kTap, true}),
-    [](const auto& info) {
-      return std::string(ToString(info.param.device)) +
-             (info.param.io_uring ? "_uring" : "_syscalls");
-    });
+INSTANTIATE_TEST_SUITE_P(Modes, KernelTest,
+                         ::testing::Values(Mode{DeviceMode::kTun, false},
+                                           Mode{DeviceMode::kTap, false},
+                                           Mode{DeviceMode::kTun, true},
+                                           Mode{DeviceMode::kTap, true}),
+                         [](const auto& info) {
+                           return std::string(ToString(info.param.device)) +
+                                  (info.param.io_uring ? "_uring"
+                                                       : "_syscalls");
+                         });
 
 }  // namespace
 }  // namespace ipsum::tcpip::link
@@ -756,11 +790,12 @@ INSTANTIATE_TEST_SUITE_P(
 int main(int argc, char** argv) {
   // One line, and a failure, where the kernel tests cannot run.
   if (access("/dev/net/tun", R_OK | W_OK) != 0) {
-    std::fprintf(stderr,
-                 "endpoint_test: FAIL: /dev/net/tun is missing or not "
-                 "accessible (%s); the kernel tests need it and "
-                 "CAP_NET_ADMIN (skip the group with --test_tag_filters=-network)\n",
-                 std::strerror(errno));
+    std::fprintf(
+        stderr,
+        "endpoint_test: FAIL: /dev/net/tun is missing or not "
+        "accessible (%s); the kernel tests need it and "
+        "CAP_NET_ADMIN (skip the group with --test_tag_filters=-network)\n",
+        std::strerror(errno));
     return 1;
   }
   if (unshare(CLONE_NEWNET) != 0) {

@@ -18,6 +18,9 @@ namespace {
 #define RWF_NOWAIT 0x00000008
 #endif
 
+// The file RedirectForTesting named, or -1.
+std::atomic<int> redirect_for_testing{-1};
+
 unsigned* At(void* base, uint32_t offset) {
   return reinterpret_cast<unsigned*>(static_cast<char*>(base) + offset);
 }
@@ -110,7 +113,8 @@ io_uring_sqe* Uring::Next() {
 void Uring::Queue(uint8_t opcode, int fd, const iovec* iov, unsigned count) {
   io_uring_sqe* sqe = Next();
   sqe->opcode = opcode;
-  sqe->fd = fd;
+  const int redirect = redirect_for_testing.load(std::memory_order_relaxed);
+  sqe->fd = redirect >= 0 ? redirect : fd;
   sqe->addr = reinterpret_cast<uint64_t>(iov);
   sqe->len = count;
   sqe->rw_flags = RWF_NOWAIT;
@@ -161,6 +165,10 @@ bool Uring::Submit(std::span<int> results) {
   }
   StoreRelease(cq_head_, head);
   return err == 0 && submitted == n;
+}
+
+void Uring::RedirectForTesting(int fd) {
+  redirect_for_testing.store(fd, std::memory_order_relaxed);
 }
 
 }  // namespace ipsum::tcpip::link::internal

@@ -51,6 +51,12 @@ class Uring {
   // queue is empty afterwards.
   bool Submit(std::span<int> results);
 
+  // RedirectForTesting makes every operation any Uring queues from now on
+  // run on `fd` instead of its own; -1 ends it. Tests point it at a file
+  // that refuses RWF_NOWAIT (a pty), so that the kernel fails every
+  // operation as it does on a kernel whose TUN devices refuse it.
+  static void RedirectForTesting(int fd);
+
  private:
   Uring() = default;
   ::io_uring_sqe* Next();
