@@ -532,6 +532,27 @@ TEST_P(KernelTest, KernelUDPArrivesByteForByte) {
   }
 }
 
+// UdpToListener returns a datagram of `payload` from V (10.9.1.1 or
+// fd09:0:0:1::1, port 4000) to L's port 5004, framed for the tx device.
+PacketBuffer UdpToListener(Net& net, bool v6, const Bytes& payload) {
+  Route route;
+  route.network = v6 ? NetworkProtocol::kIPv6 : NetworkProtocol::kIPv4;
+  inet_pton(AF_INET, "10.9.1.1", route.source_v4.bytes.data());
+  inet_pton(AF_INET, "10.9.0.2", route.destination_v4.bytes.data());
+  inet_pton(AF_INET6, "fd09:0:0:1::1", route.source_v6.bytes.data());
+  inet_pton(AF_INET6, "fd09::2", route.destination_v6.bytes.data());
+  if (net.mode() == DeviceMode::kTap) {
+    header::EthernetFields e;
+    std::memcpy(e.destination.bytes.data(), net.tx_mac(), 6);
+    e.source.bytes = {2, 0, 0, 0, 9, 1};
+    route.ethernet = e;
+  }
+  PacketBuffer p(buffer::Buffer::Copy(payload));
+  EXPECT_EQ(EncodeUDP(route, UDPDatagram{4000, 5004}, LinkCapabilities{}, p),
+            EncodeError::kOk);
+  return p;
+}
+
 // ExpectUdpInOrder sends 300 datagrams through `net` in one burst and
 // expects them all, in order, with no error or drop counted.
 void ExpectUdpInOrder(Net& net) {
@@ -596,6 +617,28 @@ TEST_P(KernelTest, ARefusedRingFallsBackWithNothingLost) {
   const int pty = posix_openpt(O_RDWR | O_NOCTTY);
   ASSERT_GE(pty, 0) << std::strerror(errno);
   internal::Uring::RedirectForTesting(pty);
+  // The tx endpoint's first operation on its ring is a write: datagrams
+  // queued and flushed at once, each refused, then written one a call.
+  int r = socket(AF_INET, SOCK_DGRAM, 0);
+  sockaddr_storage l = Addr(false, "10.9.0.2", "", 5004);
+  ASSERT_EQ(bind(r, reinterpret_cast<sockaddr*>(&l), Len(false)), 0);
+  SetTimeouts(r);
+  constexpr uint32_t kCount = 50;
+  for (uint32_t i = 0; i < kCount; ++i) {
+    ASSERT_TRUE(net.tx().Send(
+        UdpToListener(net, false,
+                      Bytes(reinterpret_cast<const uint8_t*>(&i),
+                            reinterpret_cast<const uint8_t*>(&i + 1)))));
+  }
+  EXPECT_EQ(net.tx().Flush().written, kCount);
+  EXPECT_FALSE(net.tx().batched());
+  for (uint32_t i = 0; i < kCount; ++i) {
+    uint32_t x = ~i;
+    ASSERT_EQ(recv(r, &x, sizeof x, 0), static_cast<ssize_t>(sizeof x));
+    ASSERT_EQ(x, i);
+  }
+  close(r);
+  // The rx endpoint's first is a read.
   ExpectUdpInOrder(net);
   internal::Uring::RedirectForTesting(-1);
   close(pty);
@@ -620,23 +663,8 @@ TEST_P(KernelTest, AWrongChecksumIsCountedByTheKernel) {
     sockaddr_storage l = Addr(v6, "10.9.0.2", "fd09::2", 5004);
     ASSERT_EQ(bind(r, reinterpret_cast<sockaddr*>(&l), Len(v6)), 0);
     SetTimeouts(r);
-    Route route;
-    route.network = v6 ? NetworkProtocol::kIPv6 : NetworkProtocol::kIPv4;
-    inet_pton(AF_INET, "10.9.1.1", route.source_v4.bytes.data());
-    inet_pton(AF_INET, "10.9.0.2", route.destination_v4.bytes.data());
-    inet_pton(AF_INET6, "fd09:0:0:1::1", route.source_v6.bytes.data());
-    inet_pton(AF_INET6, "fd09::2", route.destination_v6.bytes.data());
-    if (Device() == DeviceMode::kTap) {
-      header::EthernetFields e;
-      std::memcpy(e.destination.bytes.data(), net.tx_mac(), 6);
-      e.source.bytes = {2, 0, 0, 0, 9, 1};
-      route.ethernet = e;
-    }
     auto make = [&](bool corrupt) {
-      PacketBuffer p(buffer::Buffer::Copy(Pattern(100, 1)));
-      EXPECT_EQ(
-          EncodeUDP(route, UDPDatagram{4000, 5004}, LinkCapabilities{}, p),
-          EncodeError::kOk);
+      PacketBuffer p = UdpToListener(net, v6, Pattern(100, 1));
       if (corrupt) {
         const size_t at = p.HeaderOffset(Layer::kTransport) + 6;
         const uint8_t bad[1] = {static_cast<uint8_t>(p.headers()[at] ^ 0x40)};
