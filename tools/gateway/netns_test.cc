@@ -128,7 +128,8 @@ Snmp ReadSnmp(const Namespace& ns) {
         n >> prefix;
         v >> value;
         prefix.pop_back();  // "Tcp:"
-        while (n >> name && v >> value) out[prefix + "." + name] = std::stoll(value);
+        while (n >> name && v >> value)
+          out[prefix + "." + name] = std::stoll(value);
       }
     }
     std::ifstream f6("/proc/thread-self/net/snmp6");
@@ -142,15 +143,16 @@ Snmp ReadSnmp(const Namespace& ns) {
 
 // kErrorCounters are the counters that must not move.
 const char* const kErrorCounters[] = {
-    "Tcp.InCsumErrors",  "Udp.InCsumErrors",   "Ip.InHdrErrors",
-    "Icmp.InCsumErrors", "Icmp.InErrors",      "Udp6InCsumErrors",
-    "Ip6InHdrErrors",    "Icmp6InCsumErrors",  "Icmp6InErrors",
+    "Tcp.InCsumErrors",  "Udp.InCsumErrors",  "Ip.InHdrErrors",
+    "Icmp.InCsumErrors", "Icmp.InErrors",     "Udp6InCsumErrors",
+    "Ip6InHdrErrors",    "Icmp6InCsumErrors", "Icmp6InErrors",
 };
 
 int64_t Delta(const Snmp& before, const Snmp& after, const std::string& k) {
   auto a = after.find(k);
   auto b = before.find(k);
-  return (a == after.end() ? 0 : a->second) - (b == before.end() ? 0 : b->second);
+  return (a == after.end() ? 0 : a->second) -
+         (b == before.end() ? 0 : b->second);
 }
 
 std::string GatewayPath() {
@@ -334,8 +336,8 @@ class NetnsTest : public ::testing::Test {
   // the devices are TAP and the kernels route through the gateway's
   // addresses, which they resolve with ARP and Neighbor Discovery.
   void StartGateway(const std::string& offload_a, const std::string& offload_b,
-                    std::vector<std::string> extra = {},
-                    bool route_back = true, bool tap = false) {
+                    std::vector<std::string> extra = {}, bool route_back = true,
+                    bool tap = false) {
     const std::string mode = tap ? ",tap" : "";
     std::vector<std::string> args = {
         "--link=gw0" + mode + ",addr=10.1.0.1/24,addr=fd01::1/64,offload=" +
@@ -345,14 +347,13 @@ class NetnsTest : public ::testing::Test {
     args.insert(args.end(), extra.begin(), extra.end());
     ASSERT_TRUE(gateway_.Start(args)) << "gateway did not start:\n"
                                       << gateway_.Log();
-    ASSERT_NO_FATAL_FAILURE(Configure(a_, "gw0", "10.1.0.2/24", "fd01::2/64",
-                                      "10.2.0.0/24", "fd02::/64",
-                                      tap ? "10.1.0.1" : "",
-                                      tap ? "fd01::1" : ""));
+    ASSERT_NO_FATAL_FAILURE(
+        Configure(a_, "gw0", "10.1.0.2/24", "fd01::2/64", "10.2.0.0/24",
+                  "fd02::/64", tap ? "10.1.0.1" : "", tap ? "fd01::1" : ""));
     ASSERT_NO_FATAL_FAILURE(Configure(
-        b_, "gw1", "10.2.0.2/24", "fd02::2/64",
-        route_back ? "10.1.0.0/24" : "", route_back ? "fd01::/64" : "",
-        tap ? "10.2.0.1" : "", tap ? "fd02::1" : ""));
+        b_, "gw1", "10.2.0.2/24", "fd02::2/64", route_back ? "10.1.0.0/24" : "",
+        route_back ? "fd01::/64" : "", tap ? "10.2.0.1" : "",
+        tap ? "fd02::1" : ""));
   }
 
   void Configure(const Namespace& ns, const std::string& dev,
@@ -361,7 +362,13 @@ class NetnsTest : public ::testing::Test {
                  const std::string& via4, const std::string& via6) {
     ASSERT_EQ(ns.Run({"ip", "link", "set", "lo", "up"}), 0);
     ASSERT_EQ(ns.Run({"ip", "addr", "add", v4, "dev", dev}), 0);
-    ASSERT_EQ(ns.Run({"ip", "-6", "addr", "add", v6, "dev", dev, "nodad"}),
+    ASSERT_EQ(ns.Run({"ip", "-6", "addr", "add", v6, "dev", dev, "nodad"}), 0);
+    // The kernel adds the address's local route from a work queue, even
+    // without DAD; until then a datagram to it is dropped.
+    const std::string local = v6.substr(0, v6.find('/'));
+    ASSERT_EQ(ns.Run({"timeout", "20", "sh", "-c",
+                      "until ip -6 route show table local " + local +
+                          " | grep -q .; do sleep 0.01; done"}),
               0);
     auto route = [&](const char* family, const std::string& prefix,
                      const std::string& via) {
@@ -452,8 +459,9 @@ class NetnsTest : public ::testing::Test {
         sockaddr_storage me{};
         socklen_t me_len = sizeof(me);
         getsockname(fd, reinterpret_cast<sockaddr*>(&me), &me_len);
-        *client_port = ntohs(v4 ? reinterpret_cast<sockaddr_in*>(&me)->sin_port
-                                : reinterpret_cast<sockaddr_in6*>(&me)->sin6_port);
+        *client_port =
+            ntohs(v4 ? reinterpret_cast<sockaddr_in*>(&me)->sin_port
+                     : reinterpret_cast<sockaddr_in6*>(&me)->sin6_port);
       }
       Stream s(port);
       std::vector<uint8_t> buf(1 << 16);
@@ -492,7 +500,6 @@ class NetnsTest : public ::testing::Test {
   Namespace b_;
   GatewayProcess gateway_;
 };
-
 
 void ExpectErrorCountersUnchanged(const Snmp& before, const Snmp& after,
                                   const char* where) {
@@ -547,10 +554,10 @@ TEST_F(NetnsTest, KernelTcpInEveryOffloadCombination) {
     const char* b;
   };
   uint16_t port = 5100;
-  for (Combo combo : {Combo{"none", "none"}, Combo{"csum", "csum"},
-                      Combo{"csum+tso4+tso6", "csum"},
-                      Combo{"csum", "csum+tso4+tso6"},
-                      Combo{"none", "csum+tso4+tso6"}}) {
+  for (Combo combo :
+       {Combo{"none", "none"}, Combo{"csum", "csum"},
+        Combo{"csum+tso4+tso6", "csum"}, Combo{"csum", "csum+tso4+tso6"},
+        Combo{"none", "csum+tso4+tso6"}}) {
     SCOPED_TRACE(std::string(combo.a) + " / " + std::string(combo.b));
     // The devices go with the previous gateway; the namespaces stay.
     ASSERT_NO_FATAL_FAILURE(StartGateway(combo.a, combo.b));
@@ -570,10 +577,9 @@ TEST_F(NetnsTest, KernelTcpInEveryOffloadCombination) {
 TEST_F(NetnsTest, KernelUdpAllSizesBothWays) {
   ASSERT_NO_FATAL_FAILURE(StartGateway("csum+tso4+tso6", "csum+tso4+tso6"));
   const Snmp a0 = ReadSnmp(a_), b0 = ReadSnmp(b_);
-  const std::vector<size_t> sizes = {0,    1,    2,     3,     7,     8,
-                                     64,   1000, 1232,  1452,  1453,  1472,
-                                     1473, 1480, 3000,  8192,  9000,  16385,
-                                     32768, 50001, 65000, 65507};
+  const std::vector<size_t> sizes = {
+      0,    1,    2,    3,    7,    8,    64,    1000,  1232,  1452,  1453,
+      1472, 1473, 1480, 3000, 8192, 9000, 16385, 32768, 50001, 65000, 65507};
   for (bool v4 : {true, false}) {
     SCOPED_TRACE(v4 ? "IPv4" : "IPv6");
     const uint16_t port = v4 ? 6001 : 6002;
@@ -589,9 +595,9 @@ TEST_F(NetnsTest, KernelUdpAllSizesBothWays) {
       for (size_t i = 0; i < sizes.size(); ++i) {
         sockaddr_storage from{};
         socklen_t from_len = sizeof(from);
-        const ssize_t n = recvfrom(fd, buf.data(), buf.size(), 0,
-                                   reinterpret_cast<sockaddr*>(&from),
-                                   &from_len);
+        const ssize_t n =
+            recvfrom(fd, buf.data(), buf.size(), 0,
+                     reinterpret_cast<sockaddr*>(&from), &from_len);
         if (n < 0) break;
         sendto(fd, buf.data(), n, 0, reinterpret_cast<sockaddr*>(&from),
                from_len);
@@ -757,10 +763,10 @@ bool Ping(const Namespace& ns, bool v4, const char* to, uint16_t ident) {
 // checksums (the kernel's CHECKSUM_PARTIAL) are rewritten without a
 // complement, full ones incrementally, and neither kernel counts an error.
 TEST_F(NetnsTest, SourceNatTcpUdpAndPing) {
-  ASSERT_NO_FATAL_FAILURE(StartGateway(
-      "csum+tso4+tso6", "none",
-      {"--snat=10.1.0.0/24,dev=gw1", "--snat=fd01::/64,dev=gw1"},
-      /*route_back=*/false));
+  ASSERT_NO_FATAL_FAILURE(
+      StartGateway("csum+tso4+tso6", "none",
+                   {"--snat=10.1.0.0/24,dev=gw1", "--snat=fd01::/64,dev=gw1"},
+                   /*route_back=*/false));
   const Snmp a0 = ReadSnmp(a_), b0 = ReadSnmp(b_);
   for (bool v4 : {true, false}) {
     SCOPED_TRACE(v4 ? "IPv4" : "IPv6");
@@ -788,8 +794,8 @@ TEST_F(NetnsTest, FaultBeforeVerificationIsDroppedAndTcpCompletes) {
   TcpBothFamilies(4 * kMiB, 8001);
   auto c = gateway_.Stop();
   EXPECT_GT(c["faults_before"], 10);
-  EXPECT_EQ(c["faults_before"], c["drop_bad_transport_checksum"] +
-                                    c["drop_bad_ICMP_checksum"]);
+  EXPECT_EQ(c["faults_before"],
+            c["drop_bad_transport_checksum"] + c["drop_bad_ICMP_checksum"]);
 }
 
 // Faults after verification: the receiving kernels count them.
@@ -800,8 +806,8 @@ TEST_F(NetnsTest, FaultAfterVerificationRaisesReceiversCsumErrors) {
   TcpTransfer(true, 2 * kMiB, 9001);
   const Snmp a1 = ReadSnmp(a_), b1 = ReadSnmp(b_);
   auto c = gateway_.Stop();
-  const int64_t seen = Delta(a0, a1, "Tcp.InCsumErrors") +
-                       Delta(b0, b1, "Tcp.InCsumErrors");
+  const int64_t seen =
+      Delta(a0, a1, "Tcp.InCsumErrors") + Delta(b0, b1, "Tcp.InCsumErrors");
   EXPECT_GT(c["faults_after"], 5);
   EXPECT_GT(seen, 0);
   EXPECT_LE(seen, c["faults_after"]);
@@ -844,8 +850,7 @@ TEST_F(NetnsTest, KernelUdpGsoForwardedWhole) {
       std::thread rx = b_.InThread([&] {
         const int fd = socket(v4 ? AF_INET : AF_INET6, SOCK_DGRAM, 0);
         socklen_t len;
-        sockaddr_storage sa =
-            Address(v4, v4 ? "10.2.0.2" : "fd02::2", p, len);
+        sockaddr_storage sa = Address(v4, v4 ? "10.2.0.2" : "fd02::2", p, len);
         bind(fd, reinterpret_cast<sockaddr*>(&sa), len);
         bound = true;
         SetTimeouts(fd, 5);
@@ -866,13 +871,11 @@ TEST_F(NetnsTest, KernelUdpGsoForwardedWhole) {
         }
         const int fd = socket(v4 ? AF_INET : AF_INET6, SOCK_DGRAM, 0);
         const int gso = kSegment;
-        ASSERT_EQ(setsockopt(fd, IPPROTO_UDP, UDP_SEGMENT, &gso,
-                             sizeof(gso)),
+        ASSERT_EQ(setsockopt(fd, IPPROTO_UDP, UDP_SEGMENT, &gso, sizeof(gso)),
                   0)
             << std::strerror(errno);
         socklen_t len;
-        sockaddr_storage sa =
-            Address(v4, v4 ? "10.2.0.2" : "fd02::2", p, len);
+        sockaddr_storage sa = Address(v4, v4 ? "10.2.0.2" : "fd02::2", p, len);
         connect(fd, reinterpret_cast<sockaddr*>(&sa), len);
         Stream s(p);
         std::vector<uint8_t> buf(kSegment * kSegments);
