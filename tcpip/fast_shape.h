@@ -1,9 +1,10 @@
 // Copyright 2026 The ipsum Authors. SPDX-License-Identifier: Apache-2.0
 //
 // The fast shape: the layout almost every frame a host sends or receives
-// has, recognised at fixed offsets. Untagged Ethernet II; an IPv4 header
-// without options, not a fragment, with a right header checksum, or an
-// IPv6 header without extension headers; TCP with a valid option list, or
+// has, recognised at fixed offsets. Untagged Ethernet II (ClassifyFast;
+// ClassifyFastIP for a datagram behind a link header of another kind); an
+// IPv4 header without options, not a fragment, with a right header
+// checksum, or an IPv6 header without extension headers; TCP with a valid option list, or
 // UDP whose length is the IP payload's (with a checksum, over IPv6); the
 // datagram exactly the rest of the frame (nothing cut off, no padding).
 //
@@ -20,6 +21,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <span>
+#include <utility>
 
 #include "checksum/endian.h"
 #include "header/ethernet.h"
@@ -82,10 +84,9 @@ enum class FastFamily : uint8_t { kNone, kIPv4, kIPv6 };
     std::span<const uint8_t> area) {
   constexpr size_t kAlignedTimestampsSize = 12;
   constexpr uint32_t kTimestampsLength = 10;
-  constexpr uint32_t kLead = uint32_t{header::kOptionNop} << 24 |
-                             uint32_t{header::kOptionNop} << 16 |
-                             uint32_t{header::kTCPOptionTimestamps} << 8 |
-                             kTimestampsLength;
+  constexpr uint32_t kLead =
+      uint32_t{header::kOptionNop} << 24 | uint32_t{header::kOptionNop} << 16 |
+      uint32_t{header::kTCPOptionTimestamps} << 8 | kTimestampsLength;
   return area.size() == kAlignedTimestampsSize &&
          LoadBig32(area.data()) == kLead;
 }
@@ -98,19 +99,43 @@ struct ValidTCPOptions {
   }
 };
 
-// ClassifyFast reports whether the frame of `frame_size` bytes whose first
-// bytes are `first` (FastFamilyOf gave it kIPv4 for kV4, kIPv6 otherwise)
-// has the fast shape with every header in `first`, and describes it in
-// `s`. A TCP option list of another layout than none or NOP NOP Timestamps
-// is handed to `options(area)`, which returns whether it is valid (and may
-// keep what it parsed); it is called only when every other test passed.
-// Nothing is modified but `s`.
+// kFastMinIP is the fewest bytes of a datagram the fast shape's tests
+// read: an IPv4 header and a TCP header, both without options.
+inline constexpr size_t kFastMinIP =
+    header::IPv4::kMinSize + header::TCP::kMinSize;
+
+// FastIPFamilyOf returns the family a datagram whose first bytes are `ip`
+// may have the fast shape's IP layer in, by its version nibble; kNone for
+// fewer than kFastMinIP bytes or another version. For link layers that
+// carry IP without Ethernet (raw IP, Linux cooked captures).
+[[gnu::always_inline]] inline FastFamily FastIPFamilyOf(
+    std::span<const uint8_t> ip) {
+  if (ip.size() < kFastMinIP) return FastFamily::kNone;
+  switch (ip[0] >> 4) {
+    case 4:
+      return FastFamily::kIPv4;
+    case 6:
+      return FastFamily::kIPv6;
+    default:
+      return FastFamily::kNone;
+  }
+}
+
+// ClassifyFastIP is the fast shape's test of everything after the link
+// layer: whether the datagram of `ip_size` bytes (the rest of the frame)
+// whose first bytes are `ip_first` (at least kFastMinIP of them, of the
+// family FastIPFamilyOf or FastFamilyOf gave: kIPv4 for kV4) has the shape
+// with every header in `ip_first`, described in `s`. A TCP option list of
+// another layout than none or NOP NOP Timestamps is handed to
+// `options(area)`, which returns whether it is valid (and may keep what it
+// parsed); it is called only when every other test passed. Nothing is
+// modified but `s`.
 template <bool kV4, typename OptionsCheck = ValidTCPOptions>
-[[gnu::always_inline]] inline bool ClassifyFast(
-    std::span<const uint8_t> first, size_t frame_size, FastShape& s,
+[[gnu::always_inline]] inline bool ClassifyFastIP(
+    std::span<const uint8_t> ip_first, size_t ip_size, FastShape& s,
     OptionsCheck&& options = {}) {
-  constexpr size_t kT = kFastTransport<kV4>;
-  const uint8_t* const ip = first.data() + kFastLink;
+  constexpr size_t kN = kFastNetwork<kV4>;
+  const uint8_t* const ip = ip_first.data();
   size_t ip_length;  // The datagram's, by its header.
   uint8_t protocol;
   if constexpr (kV4) {
@@ -126,20 +151,19 @@ template <bool kV4, typename OptionsCheck = ValidTCPOptions>
     protocol = ip[IPv4::kProtocolOffset];
   } else {
     using header::IPv6;
-    if (first.size() < kT + header::TCP::kMinSize) return false;
-    ip_length = IPv6::kSize + size_t{LoadBig16(ip + IPv6::kPayloadLengthOffset)};
+    if (ip_first.size() < kN + header::TCP::kMinSize) return false;
+    ip_length =
+        IPv6::kSize + size_t{LoadBig16(ip + IPv6::kPayloadLengthOffset)};
     protocol = ip[IPv6::kNextHeaderOffset];
   }
   // Also makes the datagram longer than its IP header: the frame holds a
   // transport header.
-  if (ip_length != frame_size - kFastLink) return false;
+  if (ip_length != ip_size) return false;
   if constexpr (kV4) {
-    if (!internal::IsAllOnesSum(first.subspan(kFastLink, kFastNetwork<kV4>))) {
-      return false;
-    }
+    if (!internal::IsAllOnesSum(ip_first.first(kN))) return false;
   }
-  const size_t transport_length = ip_length - kFastNetwork<kV4>;
-  const uint8_t* const t = first.data() + kT;
+  const size_t transport_length = ip_length - kN;
+  const uint8_t* const t = ip + kN;
   size_t transport_header;
   bool udp_no_checksum = false;
   if (protocol == header::kProtocolTCP) {
@@ -160,14 +184,14 @@ template <bool kV4, typename OptionsCheck = ValidTCPOptions>
   } else {
     return false;
   }
-  if (kT + transport_header > first.size()) return false;
+  if (kN + transport_header > ip_first.size()) return false;
   // None and NOP NOP Timestamps cannot be bad; any other layout is judged
   // now.
   bool timestamps = false;
   bool other_options = false;
   if (protocol == header::kProtocolTCP) {
-    const std::span<const uint8_t> area = first.subspan(
-        kT + header::TCP::kMinSize, transport_header - header::TCP::kMinSize);
+    const std::span<const uint8_t> area = ip_first.subspan(
+        kN + header::TCP::kMinSize, transport_header - header::TCP::kMinSize);
     timestamps = IsAlignedTimestamps(area);
     if (!timestamps && !area.empty()) {
       if (!options(area)) return false;
@@ -181,6 +205,18 @@ template <bool kV4, typename OptionsCheck = ValidTCPOptions>
   s.timestamps = timestamps;
   s.other_options = other_options;
   return true;
+}
+
+// ClassifyFast reports whether the frame of `frame_size` bytes whose first
+// bytes are `first` (FastFamilyOf gave it kIPv4 for kV4, kIPv6 otherwise)
+// has the fast shape with every header in `first`, and describes it in
+// `s`: ClassifyFastIP of what follows the Ethernet header.
+template <bool kV4, typename OptionsCheck = ValidTCPOptions>
+[[gnu::always_inline]] inline bool ClassifyFast(std::span<const uint8_t> first,
+                                                size_t frame_size, FastShape& s,
+                                                OptionsCheck&& options = {}) {
+  return ClassifyFastIP<kV4>(first.subspan(kFastLink), frame_size - kFastLink,
+                             s, std::forward<OptionsCheck>(options));
 }
 
 }  // namespace ipsum::tcpip

@@ -12,7 +12,8 @@
 //   BM_ReadWithReaderOnly    csum's own CaptureReader over the file,
 //                            touching nothing: the floor csum verify has;
 //   BM_VerifyCapture         VerifyCapture over the same file;
-//   BM_CheckFrame            CheckFrame on one frame in memory (no I/O).
+//   BM_CheckFrame            CheckFrame on one frame in memory (no I/O),
+//                            behind Ethernet, raw IP or Linux cooked SLL2.
 //
 // Items are packets, bytes are file bytes. The target is BM_VerifyCapture
 // within 1.5x of BM_ReadWithReaderOnly. Run on a quiet machine, pinned:
@@ -173,16 +174,30 @@ void BM_VerifyCapture(benchmark::State& state) {
 }
 BENCHMARK(BM_VerifyCapture)->Unit(benchmark::kMillisecond)->UseRealTime();
 
+// BM_CheckFrame's argument is the link type: the same datagram behind
+// Ethernet, raw IP or a Linux cooked (SLL2) header.
 void BM_CheckFrame(benchmark::State& state) {
-  const std::vector<uint8_t> f = Frame(1);
+  const auto linktype = static_cast<uint32_t>(state.range(0));
+  const std::vector<uint8_t> ethernet = Frame(1);
+  std::vector<uint8_t> f;
+  if (linktype == static_cast<uint32_t>(LinkType::kLinuxSll2)) {
+    // Protocol IPv4, interface 3, ARPHRD_ETHER, to us, a 6-byte address.
+    f = {0x08, 0, 0, 0, 0, 0, 0, 3, 0, 1, 0, 6, 2, 0, 0, 0, 0, 1, 0, 0};
+  } else if (linktype == static_cast<uint32_t>(LinkType::kEthernet)) {
+    f.assign(ethernet.begin(), ethernet.begin() + 14);
+  }
+  f.insert(f.end(), ethernet.begin() + 14, ethernet.end());
   for (auto _ : state) {
-    FrameCheck c = CheckFrame(static_cast<uint32_t>(LinkType::kEthernet), f);
+    FrameCheck c = CheckFrame(linktype, f);
     benchmark::DoNotOptimize(c);
   }
   state.SetItemsProcessed(state.iterations());
   state.SetBytesProcessed(state.iterations() * static_cast<int64_t>(f.size()));
 }
-BENCHMARK(BM_CheckFrame);
+BENCHMARK(BM_CheckFrame)
+    ->Arg(static_cast<int64_t>(LinkType::kEthernet))
+    ->Arg(static_cast<int64_t>(LinkType::kRaw))
+    ->Arg(static_cast<int64_t>(LinkType::kLinuxSll2));
 
 }  // namespace
 }  // namespace ipsum::csum

@@ -484,17 +484,21 @@ void CheckTransport(const Datagram& d, FrameCheck& out) {
   Add(out, f);
 }
 
-// CheckFastShape judges a frame of the fast shape (tcpip/fast_shape.h) of
-// IP version kV4 into `out`, which must be fresh: the FrameCheck the
-// general walk gives the same frame (verify_test and verify_fuzzer compare
-// the two), read at fixed offsets. False, with `out` untouched, for any
-// other frame, and for UDP to a tunnel's port, which the walk follows.
+// CheckFastShape judges a frame whose IP datagram, at `n` and the rest of
+// the frame, has the fast shape's IP layer (tcpip/fast_shape.h) of IP
+// version kV4, into `out`, which must be fresh: the FrameCheck the general
+// walk gives the same frame (verify_test and verify_fuzzer compare the
+// two), read at fixed offsets. False, with `out` untouched, for any other
+// datagram, and for UDP to a tunnel's port, which the walk follows.
 template <bool kV4>
-bool CheckFastShape(std::span<const uint8_t> frame, FrameCheck& out) {
+[[gnu::always_inline]] inline bool CheckFastShape(
+    std::span<const uint8_t> frame, size_t n, FrameCheck& out) {
+  const std::span<const uint8_t> datagram = frame.subspan(n);
   tcpip::FastShape s;
-  if (!tcpip::ClassifyFast<kV4>(frame, frame.size(), s)) return false;
-  constexpr size_t n = tcpip::kFastLink;
-  constexpr size_t t = tcpip::kFastTransport<kV4>;
+  if (!tcpip::ClassifyFastIP<kV4>(datagram, datagram.size(), s)) {
+    return false;
+  }
+  const size_t t = n + tcpip::kFastNetwork<kV4>;
   const bool udp = s.protocol == header::kProtocolUDP;
   if (udp) {
     const uint16_t port = LoadBig16(frame.data() + t + 2);
@@ -503,7 +507,7 @@ bool CheckFastShape(std::span<const uint8_t> frame, FrameCheck& out) {
   // The whole datagram is captured, and is the rest of the frame.
   const Datagram d = {.frame = frame,
                       .parsed = nullptr,
-                      .base = 0,
+                      .base = n,
                       .network = n,
                       .captured_end = frame.size(),
                       .tso = false,
@@ -922,10 +926,10 @@ void CheckInner(std::span<const uint8_t> frame, Inner next, FrameCheck& out) {
   }
 }
 
-// CheckGeneral is CheckFrameGeneral into `out`, which must be fresh.
-void CheckGeneral(uint32_t linktype, std::span<const uint8_t> frame,
+// CheckGeneral is CheckFrameGeneral into `out`, which must be fresh, for
+// a frame whose link layer decodes as `link`.
+void CheckGeneral(const LinkDecode& link, std::span<const uint8_t> frame,
                   size_t wire_length, FrameCheck& out) {
-  const LinkDecode link = DecodeLink(linktype, frame);
   switch (link.payload) {
     case LinkPayload::kUnsupported:
       out.kind = FrameKind::kUnsupportedLink;
@@ -959,34 +963,52 @@ void CheckGeneral(uint32_t linktype, std::span<const uint8_t> frame,
   if (found) CheckInner(frame, inner, out);
 }
 
+// CheckFast judges `frame` into `out` (fresh) by CheckFastShape when its
+// datagram, at `n`, has the fast shape's IP layer of `family`.
+[[gnu::always_inline]] inline bool CheckFast(tcpip::FastFamily family,
+                                             std::span<const uint8_t> frame,
+                                             size_t n, FrameCheck& out) {
+  switch (family) {
+    case tcpip::FastFamily::kIPv4:
+      return CheckFastShape<true>(frame, n, out);
+    case tcpip::FastFamily::kIPv6:
+      return CheckFastShape<false>(frame, n, out);
+    case tcpip::FastFamily::kNone:
+      break;
+  }
+  return false;
+}
+
 }  // namespace
 
 FrameCheck CheckFrame(uint32_t linktype, std::span<const uint8_t> frame,
                       size_t wire_length) {
   FrameCheck out;
-  // The wire length cannot matter to a frame of the fast shape: untagged
-  // Ethernet has no trailer csum strips, and a datagram that is exactly
-  // the rest of the frame is no TSO super-packet.
-  if (linktype == static_cast<uint32_t>(LinkType::kEthernet)) {
-    switch (tcpip::FastFamilyOf(frame)) {
-      case tcpip::FastFamily::kIPv4:
-        if (CheckFastShape<true>(frame, out)) return out;
-        break;
-      case tcpip::FastFamily::kIPv6:
-        if (CheckFastShape<false>(frame, out)) return out;
-        break;
-      case tcpip::FastFamily::kNone:
-        break;
-    }
+  // Untagged Ethernet, most frames of most captures, is recognised without
+  // a link decode, its offsets constants.
+  if (linktype == static_cast<uint32_t>(LinkType::kEthernet) &&
+      CheckFast(tcpip::FastFamilyOf(frame), frame, tcpip::kFastLink, out)) {
+    return out;
   }
-  CheckGeneral(linktype, frame, wire_length, out);
+  // Any other link layer that ends where IP starts and has nothing after
+  // the packet (raw IP, Linux cooked headers, loopback, MPLS, ...). The
+  // wire length cannot matter to those: a datagram that is exactly the
+  // rest of the frame is no TSO super-packet.
+  const LinkDecode link = DecodeLink(linktype, frame);
+  if (link.payload == LinkPayload::kIP && link.end == 0 && link.trailer == 0 &&
+      link.offset <= frame.size() &&
+      CheckFast(tcpip::FastIPFamilyOf(frame.subspan(link.offset)), frame,
+                link.offset, out)) {
+    return out;
+  }
+  CheckGeneral(link, frame, wire_length, out);
   return out;
 }
 
 FrameCheck CheckFrameGeneral(uint32_t linktype, std::span<const uint8_t> frame,
                              size_t wire_length) {
   FrameCheck out;
-  CheckGeneral(linktype, frame, wire_length, out);
+  CheckGeneral(DecodeLink(linktype, frame), frame, wire_length, out);
   return out;
 }
 

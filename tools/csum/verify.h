@@ -309,9 +309,10 @@ struct FrameCheck {
 // not throw.
 //
 // Most frames of most captures have tcpip's fast shape (tcpip/fast_shape.h:
-// untagged Ethernet, IPv4 without options or IPv6 without extension
-// headers, TCP or UDP, nothing cut or padded); those are judged at fixed
-// offsets, with the result the general walk gives.
+// IPv4 without options or IPv6 without extension headers, TCP or UDP,
+// nothing cut or padded) behind untagged Ethernet or a link header that
+// ends where IP starts (raw IP, Linux cooked, loopback, ...); those are
+// judged at fixed offsets, with the result the general walk gives.
 FrameCheck CheckFrame(uint32_t linktype, std::span<const uint8_t> frame,
                       size_t wire_length = 0);
 
