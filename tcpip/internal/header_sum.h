@@ -21,28 +21,12 @@
 
 #include "checksum/arithmetic.h"
 #include "checksum/endian.h"
-#include "header/address.h"
 
 namespace ipsum::tcpip::internal {
 
 using checksum::AddEndAround;
 using checksum::Fold;
 using checksum::FoldBigEndian;
-
-// AddWords returns `acc` plus the bytes of `bytes` as big-endian 16-bit
-// words (an odd last byte as the high half of a word), not folded.
-inline uint64_t AddWords(std::span<const uint8_t> bytes, uint64_t acc) {
-  const uint8_t* p = bytes.data();
-  size_t n = bytes.size();
-  for (; n >= 4; p += 4, n -= 4) acc += LoadBig32(p);
-  if (n >= 2) {
-    acc += LoadBig16(p);
-    p += 2;
-    n -= 2;
-  }
-  if (n != 0) acc += uint32_t{p[0]} << 8;
-  return acc;
-}
 
 // AddHostOrder returns `acc` plus the words of `bytes` as the host loads
 // them, mod 2^64 - 1 (a multiple of 0xffff, so the fold of the result is
@@ -92,7 +76,7 @@ inline uint16_t HostOrderSum(std::span<const uint8_t> bytes, uint16_t initial) {
 // The words are added as the host loads them, 8 bytes at a time with
 // end-around carry, and the folded sum is byte-swapped once on a
 // little-endian host: RFC 1071 section 2(B), the sum is byte-order
-// independent. (AddWords' big-endian loads cost a swap per word.)
+// independent, and big-endian loads would cost a swap per word.
 inline uint16_t HeaderSum(std::span<const uint8_t> bytes,
                           uint16_t initial = 0) {
   constexpr bool kLittle = std::endian::native == std::endian::little;
@@ -127,9 +111,9 @@ inline bool IsAllOnesSum(std::span<const uint8_t> bytes) {
 }
 
 // IPv4TransportInitial returns, mod 0xffff (either zero may stand for the
-// other), HeaderSum(header, header::PseudoHeaderSum(...)) for the IPv4 header at `ip` and
-// the transport header `header`: the `initial` with which the sum of the
-// transport's payload checks the transport. One accumulator, one fold and
+// other), HeaderSum(header, header::PseudoHeaderSum(...)) for the IPv4
+// header at `ip` and the transport header `header`: the `initial` with
+// which the sum of the transport's payload checks the transport. One accumulator, one fold and
 // one byte swap. The common TCP header sizes, 20 bytes and 32 (with RFC
 // 7323's aligned timestamps), are added as straight-line loads, so that
 // nothing here is called out of line from the fast path.
@@ -163,8 +147,8 @@ inline bool IsAllOnesSum(std::span<const uint8_t> bytes) {
 // `initial` with which the sum of the whole frame checks its transport:
 // the pseudo-header's sum less the Ethernet header's (a valid IPv4 header
 // sums to one's-complement zero). Equal, mod 0xffff, to
-// Subtract(header::PseudoHeaderSum(...), HeaderSum(f's first 34 bytes)), from one
-// accumulator and one fold. Reads f[0, 34).
+// Subtract(header::PseudoHeaderSum(...), HeaderSum(f's first 34 bytes)),
+// from one accumulator and one fold. Reads f[0, 34).
 [[gnu::always_inline]] inline uint16_t EthernetIPv4Initial(
     const uint8_t* f, uint8_t protocol, uint16_t transport_length) {
   // Words in host order, as HeaderSum adds them, mod 2^64 - 1 (a multiple

@@ -1,7 +1,7 @@
 // Copyright 2026 The ipsum Authors. SPDX-License-Identifier: Apache-2.0
 //
-// Tests that the inline header sums equal checksum::Checksum and
-// header::PseudoHeaderSum.
+// Tests that the inline header sums equal checksum::Checksum, and the
+// fused pseudo-header sums header::PseudoHeaderSum.
 
 #include "tcpip/internal/header_sum.h"
 
