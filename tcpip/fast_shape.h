@@ -4,9 +4,10 @@
 // has, recognised at fixed offsets. Untagged Ethernet II (ClassifyFast;
 // ClassifyFastIP for a datagram behind a link header of another kind); an
 // IPv4 header without options, not a fragment, with a right header
-// checksum, or an IPv6 header without extension headers; TCP with a valid option list, or
-// UDP whose length is the IP payload's (with a checksum, over IPv6); the
-// datagram exactly the rest of the frame (nothing cut off, no padding).
+// checksum, or an IPv6 header without extension headers; TCP with a valid
+// option list, or UDP whose length is the IP payload's (with a checksum, over
+// IPv6); the datagram exactly the rest of the frame (nothing cut off, no
+// padding).
 //
 // This is the one definition of that shape. The receive path
 // (internal/receive_fast.h) delivers such frames without its general
@@ -24,6 +25,8 @@
 #include <utility>
 
 #include "checksum/endian.h"
+#include "header/address.h"
+#include "header/checksum.h"
 #include "header/ethernet.h"
 #include "header/ipv4.h"
 #include "header/ipv6.h"
@@ -217,6 +220,28 @@ template <bool kV4, typename OptionsCheck = ValidTCPOptions>
                                                 OptionsCheck&& options = {}) {
   return ClassifyFastIP<kV4>(first.subspan(kFastLink), frame_size - kFastLink,
                              s, std::forward<OptionsCheck>(options));
+}
+
+// FastPseudoSum is the pseudo-header's sum of the IPv4 header without
+// options (kV4) or IPv6 header without extension headers at `ip`, for a
+// transport of `transport_length` bytes of `protocol`.
+template <bool kV4>
+[[gnu::always_inline]] inline uint16_t FastPseudoSum(const uint8_t* ip,
+                                                     uint8_t protocol,
+                                                     size_t transport_length) {
+  if constexpr (kV4) {
+    using header::IPv4;
+    return header::PseudoHeaderSum(
+        header::IPv4Address::From(ip + IPv4::kSourceOffset),
+        header::IPv4Address::From(ip + IPv4::kDestinationOffset), protocol,
+        static_cast<uint16_t>(transport_length));
+  } else {
+    using header::IPv6;
+    return header::PseudoHeaderSum(
+        header::IPv6Address::From(ip + IPv6::kSourceOffset),
+        header::IPv6Address::From(ip + IPv6::kDestinationOffset), protocol,
+        static_cast<uint32_t>(transport_length));
+  }
 }
 
 }  // namespace ipsum::tcpip

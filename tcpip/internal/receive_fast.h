@@ -19,15 +19,7 @@
 
 #include "buffer/buffer.h"
 #include "checksum/checksum.h"
-#include "checksum/endian.h"
-#include "header/address.h"
-#include "header/checksum.h"
-#include "header/ethernet.h"
-#include "header/ipv4.h"
-#include "header/ipv6.h"
-#include "header/protocol.h"
 #include "header/tcp.h"
-#include "header/udp.h"
 #include "tcpip/fast_shape.h"
 #include "tcpip/internal/header_sum.h"
 #include "tcpip/internal/receive_common.h"
@@ -78,27 +70,6 @@ template <bool kV4>
                              tcp->emplace().options = *options;
                              return true;
                            });
-}
-
-// FastPseudoSum is the pseudo-header's sum of the IPv4 (kV4) or IPv6
-// header at `ip`.
-template <bool kV4>
-[[gnu::always_inline]] inline uint16_t FastPseudoSum(const uint8_t* ip,
-                                                     uint8_t protocol,
-                                                     size_t transport_length) {
-  if constexpr (kV4) {
-    using header::IPv4;
-    return header::PseudoHeaderSum(
-        header::IPv4Address::From(ip + IPv4::kSourceOffset),
-        header::IPv4Address::From(ip + IPv4::kDestinationOffset), protocol,
-        static_cast<uint16_t>(transport_length));
-  } else {
-    using header::IPv6;
-    return header::PseudoHeaderSum(
-        header::IPv6Address::From(ip + IPv6::kSourceOffset),
-        header::IPv6Address::From(ip + IPv6::kDestinationOffset), protocol,
-        static_cast<uint32_t>(transport_length));
-  }
 }
 
 // FastSoftwareSum is the sum that checks the transport of a frame of the

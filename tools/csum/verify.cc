@@ -529,20 +529,14 @@ template <bool kV4>
     return true;
   }
   const uint8_t* ip = frame.data() + n;
-  PseudoSums pseudo;
-  if constexpr (kV4) {
-    pseudo =
-        PseudoSumsOf(header::IPv4Address::From(ip + kIPv4SourceOffset),
-                     header::IPv4Address::From(ip + kIPv4DestinationOffset),
-                     s.protocol, s.transport_length);
-  } else {
-    pseudo =
-        PseudoSumsOf(header::IPv6Address::From(ip + kIPv6SourceOffset),
-                     header::IPv6Address::From(ip + kIPv6DestinationOffset),
-                     s.protocol, s.transport_length);
+  const uint16_t pseudo =
+      tcpip::FastPseudoSum<kV4>(ip, s.protocol, s.transport_length);
+  Judge(d, t, frame.size(), pseudo, udp, f);
+  // The sum without the length matters only to a bad field.
+  if (f.verdict == Verdict::kBad) {
+    MarkOffload(
+        f, PseudoSums{pseudo, tcpip::FastPseudoSum<kV4>(ip, s.protocol, 0)});
   }
-  Judge(d, t, frame.size(), pseudo[0], udp, f);
-  MarkOffload(f, pseudo);
   Add(out, f);
   return true;
 }
