@@ -10,7 +10,8 @@
 // FixFrame (whose own invariants verify_fuzzer checks) run on the result:
 // it writes every bad field and no field FixMayChange rules out (a tunnel's
 // good outer checksum is rewritten when a bad inner one it covers is), and
-// a fixed frame has no bad field left.
+// a fixed frame has no bad field left. CheckFrame says what the general
+// walk (CheckFrameGeneral) says, at every wire length, before and after.
 
 #include <cstddef>
 #include <cstdint>
@@ -72,10 +73,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   CheckDecode(DecodeLink(linktype, frame), frame, wire_length);
 
   const FrameCheck check = CheckFrame(linktype, frame, wire_length);
+  IPSUM_FUZZ_CHECK(check == CheckFrameGeneral(linktype, frame, wire_length));
   const size_t fixed = FixFrame(check, frame);
   IPSUM_FUZZ_CHECK(fixed >= CountBad(check));
   IPSUM_FUZZ_CHECK(fixed <= CountMayChange(check));
   const FrameCheck again = CheckFrame(linktype, frame, wire_length);
+  IPSUM_FUZZ_CHECK(again == CheckFrameGeneral(linktype, frame, wire_length));
   IPSUM_FUZZ_CHECK(CountBad(again) == 0);
   return 0;
 }

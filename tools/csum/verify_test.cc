@@ -554,7 +554,7 @@ TEST(FastShape, JudgedAsTheGeneralWalkJudges) {
     SCOPED_TRACE(::testing::Message() << "link type " << link.type << ", "
                                       << link.size << "-byte header");
     size_t fast = 0;
-    size_t judged = 0;
+    size_t general = 0;
     for (size_t k = 0; k < datagrams.size(); ++k) {
       const Bytes base = WithLink(link, datagrams[k]);
       if (k <= 4 || k == 6 || k == 7 || k == 10 || k == 11 || k == 12) {
@@ -576,20 +576,22 @@ TEST(FastShape, JudgedAsTheGeneralWalkJudges) {
       variants.push_back(base);
       variants.back().push_back(0);
       for (const Bytes& f : variants) {
-        fast += HasFastShape(f, link.size);
+        const bool shaped = HasFastShape(f, link.size);
+        fast += shaped;
+        general += !shaped;
         for (size_t wire : {size_t{0}, f.size(), f.size() + 4}) {
           const FrameCheck got = CheckFrame(link.type, f, wire);
           const FrameCheck want = CheckFrameGeneral(link.type, f, wire);
           ASSERT_TRUE(got == want) << "datagram " << k << " wire " << wire
                                    << "\nfast path: " << Describe(got)
                                    << "\ngeneral walk: " << Describe(want);
-          ++judged;
         }
       }
     }
-    // The frames reach the fast shape, and their damaged copies mostly not.
+    // Both paths are taken many times: the fast shape by the frames and
+    // the copies whose change left it, the general walk by the rest.
     EXPECT_GT(fast, 500u);
-    EXPECT_LT(fast, judged / 3);
+    EXPECT_GT(general, 500u);
   }
 }
 
