@@ -629,12 +629,13 @@ TEST_P(KernelTest, QueuedFramesKeepTheirOrder) {
   ExpectUdpInOrder(net);
 }
 
+// UringKernelTest runs only in the io_uring modes.
+class UringKernelTest : public KernelTest {};
+
 // A kernel whose device refuses RWF_NOWAIT fails every io_uring operation
 // with -EOPNOTSUPP. The endpoints then go on with a readv or writev a
 // frame: frames read or queued when it happened are delivered, in order,
 // and nothing is counted as a drop.
-// UringKernelTest runs only in the io_uring modes.
-class UringKernelTest : public KernelTest {};
 
 TEST_P(UringKernelTest, ARefusedRingFallsBackWithNothingLost) {
   if (!UringAvailable()) GTEST_SKIP() << "no io_uring here";
