@@ -5,8 +5,8 @@
 //   BM_CApi/cxx     checksum::Checksum, a direct call into the C++ library;
 //   BM_CApi/static  ipsum_checksum from libipsum_checksum.a, a direct call;
 //   BM_CApi/shared  ipsum_checksum from libipsum_checksum.so, dlopen'ed and
-//                   called through the pointer dlsym returns (a PLT call
-//                   costs the same: an indirect jump);
+//                   called through the pointer dlsym returns (a call through
+//                   the PLT adds an indirect jump to a direct call);
 // Each iteration makes the pointer and the length opaque to the compiler and
 // adds the result to a sink: the throughput of independent calls.
 //
@@ -14,6 +14,11 @@
 // BM_CApiMix/<variant> cycles through every (length 7..64, offset 0..7) in
 // a shuffled order, which no branch predictor learns: the cost of the size
 // classes' branches when lengths vary.
+//
+// BM_CApiConstant/<variant>/len:<bytes> is a header's sum, its length a
+// constant in the source: `inline` is ipsum_checksum as the header defines
+// it (summed inline where it has IPSUM_CHECKSUM_INLINE), `static` and
+// `shared` the library's function with the same constant.
 //
 //   bazel run -c opt //checksum:c_api_benchmark
 // (or run the binary with IPSUM_CHECKSUM_SO=<path of libipsum_checksum.so>).
@@ -132,6 +137,51 @@ void BM_CApiMix(benchmark::State& state) {
   state.SetBytesProcessed(bytes);
 }
 
+template <size_t kLen>
+struct Constant {
+  uint16_t operator()(const void* p) const { return ipsum_checksum(p, kLen, 0); }
+};
+template <size_t kLen>
+struct ConstantStatic {
+  uint16_t operator()(const void* p) const {
+    return (ipsum_checksum)(p, kLen, 0);
+  }
+};
+template <size_t kLen>
+struct ConstantShared {
+  uint16_t operator()(const void* p) const { return shared_sum(p, kLen, 0); }
+};
+
+template <size_t kLen, template <size_t> class Sum>
+void BM_CApiConstant(benchmark::State& state) {
+  if (std::is_same_v<Sum<kLen>, ConstantShared<kLen>> &&
+      shared_sum == nullptr) {
+    state.SkipWithError("libipsum_checksum.so not found (IPSUM_CHECKSUM_SO)");
+    return;
+  }
+  ipsum::checksum::internal::AlignedRandomBytes src(kLen);
+  const uint8_t* const base = src.at(0);
+  uint32_t sink = 0;
+  for (auto _ : state) {
+    const uint8_t* p = base;
+    asm volatile("" : "+r"(p));
+    sink += Sum<kLen>()(p);
+  }
+  benchmark::DoNotOptimize(sink);
+  state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * kLen));
+}
+
+template <size_t kLen>
+void RegisterConstant() {
+  const std::string len = "/len:" + std::to_string(kLen);
+  benchmark::RegisterBenchmark(("BM_CApiConstant/inline" + len).c_str(),
+                               BM_CApiConstant<kLen, Constant>);
+  benchmark::RegisterBenchmark(("BM_CApiConstant/static" + len).c_str(),
+                               BM_CApiConstant<kLen, ConstantStatic>);
+  benchmark::RegisterBenchmark(("BM_CApiConstant/shared" + len).c_str(),
+                               BM_CApiConstant<kLen, ConstantShared>);
+}
+
 // Cases are registered length by length with the variants next to each
 // other, so that the ones to compare run back to back.
 void Register() {
@@ -151,6 +201,13 @@ void Register() {
   benchmark::RegisterBenchmark("BM_CApiMix/cxx", BM_CApiMix<Cxx>);
   benchmark::RegisterBenchmark("BM_CApiMix/static", BM_CApiMix<Static>);
   benchmark::RegisterBenchmark("BM_CApiMix/shared", BM_CApiMix<Shared>);
+  // UDP and ICMP headers, IPv4 and TCP headers, a TCP header with
+  // timestamps, the IPv6 pseudo-header, a TCP header with every option.
+  RegisterConstant<8>();
+  RegisterConstant<20>();
+  RegisterConstant<32>();
+  RegisterConstant<40>();
+  RegisterConstant<60>();
 }
 
 const bool registered = (Register(), true);

@@ -6,6 +6,9 @@
 // C stacks sum on every packet), then the implementation chosen at run time.
 // ipsum_checksum.lds keeps these two the only exported symbols.
 
+// The definition below is the library's symbol: the header's inline path
+// for constant lengths, a macro of the same name, stays out of this file.
+#define IPSUM_CHECKSUM_NO_INLINE
 #include "checksum/ipsum_checksum.h"
 
 #include <cstddef>

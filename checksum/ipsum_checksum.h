@@ -16,6 +16,13 @@
  * 64 bytes ipsum_checksum sums in its own code, without the indirect call
  * to that implementation.
  *
+ * A call to ipsum_checksum whose length is a constant of at most 64 bytes
+ * (a header: `ipsum_checksum(ip, 20, 0)`) is summed inline, with no call,
+ * when the compiler is GCC or clang optimizing for x86-64: the header
+ * defines IPSUM_CHECKSUM_INLINE to 1 then. The result is the same; define
+ * IPSUM_CHECKSUM_NO_INLINE before including this header to always call the
+ * library. Any other call, and `&ipsum_checksum`, reaches the library.
+ *
  * The result is the one's-complement sum of the bytes read as big-endian
  * 16-bit words (an odd last byte padded with zero), added to `initial`,
  * folded to 16 bits, not complemented: store `~sum` in a header, in network
@@ -46,6 +53,82 @@ uint16_t ipsum_checksum(const void* buf, size_t len, uint16_t initial);
  * the source once. Nothing outside dst[0, len) is written. */
 uint16_t ipsum_checksum_copy(void* dst, const void* src, size_t len,
                              uint16_t initial);
+
+/* The inline path for constant lengths. A macro, so that the library's
+ * symbol stays the one function above; each argument is evaluated once, and
+ * `len` only as __builtin_constant_p's operand unless it is a constant. The
+ * sum is the library's short path with everything the length decides
+ * settled at compile time: 8-byte words added with carry, then the last 1..8
+ * bytes loaded as the 8 ending at `len` and shifted right past the ones
+ * already counted; `initial` enters shifted left 8 bits (the byte swap that
+ * puts it in the little-endian order of the words, modulo 0xffff); two
+ * rotate-and-add steps fold the 64 bits, the top 16 of which one byte swap
+ * moves down in big-endian order (native_sum.h's FinishShort). */
+#if defined(__x86_64__) && defined(__GNUC__) && defined(__OPTIMIZE__) && \
+    !defined(IPSUM_CHECKSUM_NO_INLINE)
+#define IPSUM_CHECKSUM_INLINE 1
+
+/* Unaligned loads that may alias whatever the caller stored there. */
+typedef uint64_t ipsum_checksum_u64_
+    __attribute__((__may_alias__, __aligned__(1)));
+typedef uint32_t ipsum_checksum_u32_
+    __attribute__((__may_alias__, __aligned__(1)));
+typedef uint16_t ipsum_checksum_u16_
+    __attribute__((__may_alias__, __aligned__(1)));
+
+static __inline__ __attribute__((__always_inline__)) uint16_t
+ipsum_checksum_fixed_(const void* buf, size_t len, uint16_t initial) {
+  const unsigned char* p = (const unsigned char*)buf;
+  unsigned long long acc = (unsigned long long)initial << 8;
+  uint64_t y;
+  if (len >= 8) {
+    const size_t words = (len - 1) / 8; /* All but the last 1..8 bytes. */
+    const unsigned drop = (unsigned)(8 * (8 * words + 8 - len)) & 63;
+    const uint64_t last = *(const ipsum_checksum_u64_*)(p + len - 8) >> drop;
+    unsigned char carry = 0;
+    /* With no initial value the chain starts at `last`: GCC turns a carry
+     * it knows is 0 into instructions that set the flag, not into an add. */
+    if (__builtin_constant_p(initial) && initial == 0) {
+      acc = last;
+    } else {
+      carry = __builtin_ia32_addcarryx_u64(0, acc, last, &acc);
+    }
+    /* Written out: compilers keep a loop of these, its carry in memory. */
+#define IPSUM_CHECKSUM_WORD_(i)                                      \
+  if (words > (i)) {                                                 \
+    carry = __builtin_ia32_addcarryx_u64(                            \
+        carry, acc, *(const ipsum_checksum_u64_*)(p + 8 * (i)), &acc); \
+  }
+    IPSUM_CHECKSUM_WORD_(0)
+    IPSUM_CHECKSUM_WORD_(1)
+    IPSUM_CHECKSUM_WORD_(2)
+    IPSUM_CHECKSUM_WORD_(3)
+    IPSUM_CHECKSUM_WORD_(4)
+    IPSUM_CHECKSUM_WORD_(5)
+    IPSUM_CHECKSUM_WORD_(6)
+#undef IPSUM_CHECKSUM_WORD_
+    acc += carry; /* No wrap: a carry out leaves acc <= 2^64 - 2. */
+  } else if (len >= 4) {
+    /* Bytes 0..3, then bytes 4..len-1 out of the last four. */
+    acc += *(const ipsum_checksum_u32_*)p;
+    acc += (uint64_t)*(const ipsum_checksum_u32_*)(p + len - 4) >>
+           (8 * (8 - len) & 63);
+  } else if (len >= 2) {
+    acc += *(const ipsum_checksum_u16_*)p;
+    if (len == 3) acc += p[2]; /* The high-order byte of a 0-padded word. */
+  } else if (len == 1) {
+    acc += p[0];
+  }
+  y = acc + (acc << 32 | acc >> 32);
+  y += y << 16 | y >> 48;
+  return (uint16_t)__builtin_bswap64(y);
+}
+
+#define ipsum_checksum(buf, len, initial)                      \
+  (__builtin_constant_p(len) && (size_t)(len) <= 64            \
+       ? ipsum_checksum_fixed_((buf), (size_t)(len), (initial)) \
+       : (ipsum_checksum)((buf), (len), (initial)))
+#endif
 
 #ifdef __cplusplus
 } /* extern "C" */
