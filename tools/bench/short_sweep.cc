@@ -22,6 +22,10 @@
 //   fastcsum-adx   fastcsum's ADX routine linked in, folded inline
 //   empty          a function that returns 0, linked in, by pointer
 //   empty.so       the same function in a dlopen'ed library, by pointer
+//   ipsum.h:const  ipsum_checksum as the header defines it, the length a
+//                  constant in the source (inline where the header has
+//                  IPSUM_CHECKSUM_INLINE), as a caller summing a header
+//   dpdk:const     rte_raw_cksum inlined with the same constant length
 //
 // Samples are kept only while this CPU's core was ours: an ALU-share probe
 // (four independent add chains against one dependent chain) runs before and
@@ -36,20 +40,21 @@
 #include <time.h>
 
 #include <algorithm>
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <utility>
 #include <vector>
 
+#include "checksum/ipsum_checksum.h"
 #include "fastcsum.h"
 
 extern "C" uint32_t csb_kcsum_native(const void* buf, int len, uint32_t sum);
 extern "C" uint16_t ipsum_short_sweep_static(const void* buf, size_t len,
                                              uint16_t initial);
-extern "C" uint16_t ipsum_checksum(const void* buf, size_t len,
-                                   uint16_t initial);
 extern "C" uint16_t short_sweep_empty(const void* buf, size_t len,
                                       uint16_t initial);
 
@@ -85,7 +90,7 @@ template <typename F>
 
 SWEEP_COLUMN(IpsumA, ipsum_short_sweep_static(q, m, 0))
 SWEEP_COLUMN(IpsumSo, g_ipsum_so(q, m, 0))
-SWEEP_COLUMN(IpsumPlt, ipsum_checksum(q, m, 0))
+SWEEP_COLUMN(IpsumPlt, (ipsum_checksum)(q, m, 0))
 SWEEP_COLUMN(Kernel, csb_kcsum_native(q, static_cast<int>(m), 0))
 SWEEP_COLUMN(KernelSo, g_kernel_so(q, static_cast<int>(m), 0))
 SWEEP_COLUMN(Dpdk, rte_raw_cksum(q, m))
@@ -94,16 +99,42 @@ SWEEP_COLUMN(FastcsumAdx,
 SWEEP_COLUMN(Empty, g_empty(q, m, 0))
 SWEEP_COLUMN(EmptySo, g_empty_so(q, m, 0))
 
+// The constant-length columns: one loop per length, its length a template
+// argument; the loop's own `n` is unused.
+template <size_t kLen>
+[[gnu::noinline]] uint64_t IpsumConstant(const uint8_t* p, size_t,
+                                         uint64_t iters) {
+  return Run(p, kLen, iters,
+             [](const uint8_t* q, size_t) { return ipsum_checksum(q, kLen, 0); });
+}
+template <size_t kLen>
+[[gnu::noinline]] uint64_t DpdkConstant(const uint8_t* p, size_t,
+                                        uint64_t iters) {
+  return Run(p, kLen, iters,
+             [](const uint8_t* q, size_t) { return rte_raw_cksum(q, kLen); });
+}
+using Loop = uint64_t (*)(const uint8_t*, size_t, uint64_t);
+constexpr size_t kMaxConstant = 64;
+template <size_t... kLens>
+constexpr std::array<std::array<Loop, 2>, sizeof...(kLens)> ConstantLoops(
+    std::index_sequence<kLens...>) {
+  return {{{IpsumConstant<kLens>, DpdkConstant<kLens>}...}};
+}
+constexpr auto kConstantLoops =
+    ConstantLoops(std::make_index_sequence<kMaxConstant + 1>());
+
 struct Column {
   const char* name;
   uint64_t (*run)(const uint8_t*, size_t, uint64_t);
+  int constant;  // -1, or which of kConstantLoops' loops times the column.
 };
 const Column kColumns[] = {
-    {"ipsum.a", IpsumA},   {"ipsum.so", IpsumSo},
-    {"ipsum.so-plt", IpsumPlt}, {"kernel", Kernel},
-    {"kernel.so", KernelSo}, {"dpdk", Dpdk},
-    {"fastcsum-adx", FastcsumAdx}, {"empty", Empty},
-    {"empty.so", EmptySo},
+    {"ipsum.a", IpsumA, -1},       {"ipsum.so", IpsumSo, -1},
+    {"ipsum.so-plt", IpsumPlt, -1}, {"kernel", Kernel, -1},
+    {"kernel.so", KernelSo, -1},   {"dpdk", Dpdk, -1},
+    {"fastcsum-adx", FastcsumAdx, -1}, {"empty", Empty, -1},
+    {"empty.so", EmptySo, -1},     {"ipsum.h:const", nullptr, 0},
+    {"dpdk:const", nullptr, 1},
 };
 constexpr int kColumnCount = sizeof(kColumns) / sizeof(kColumns[0]);
 
@@ -185,7 +216,8 @@ int main(int argc, char** argv) {
   }
   const char* quantile_env = std::getenv("SWEEP_QUANTILE");
   const double quantile = quantile_env ? std::atof(quantile_env) : 0.25;
-  if (reps < 1 || lo < 0 || hi < lo || hi > 1024 || offsets.empty() ||
+  if (reps < 1 || lo < 0 || hi < lo || hi > static_cast<int>(kMaxConstant) ||
+      offsets.empty() ||
       quantile < 0 || quantile >= 1) {
     std::fprintf(stderr, "short_sweep: bad arguments\n");
     return 2;
@@ -224,9 +256,12 @@ int main(int argc, char** argv) {
         if (AluShare() < kQuiet && !last) continue;
         for (int j = 0; j < kColumnCount; ++j) {
           const int k = (j + r + static_cast<int>(c)) % kColumnCount;
-          g_sink = g_sink + kColumns[k].run(p, n, 100);  // Warm up.
+          const Loop run = kColumns[k].constant < 0
+                               ? kColumns[k].run
+                               : kConstantLoops[n][kColumns[k].constant];
+          g_sink = g_sink + run(p, n, 100);  // Warm up.
           const double t0 = ThreadNs();
-          g_sink = g_sink + kColumns[k].run(p, n, kIters);
+          g_sink = g_sink + run(p, n, kIters);
           row[k] = (ThreadNs() - t0) / kIters;
         }
         if (AluShare() >= kQuiet) break;

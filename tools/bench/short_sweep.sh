@@ -56,7 +56,7 @@ gcc "${flags[@]}" -fPIC -shared -o "$out/empty.so" \
 gcc "${flags[@]}" -c -o "$out/empty.o" tools/bench/short_sweep_empty.c
 read -r -a dpdk <<<"$(pkg-config --cflags-only-I libdpdk)"
 g++ -std=gnu++17 "${flags[@]}" "${dpdk[@]}" -include rte_config.h \
-  -I"$peers/third_party/fastcsum/include" \
+  -I. -I"$peers/third_party/fastcsum/include" \
   -o "$out/short_sweep" tools/bench/short_sweep.cc "$out/empty.o" \
   "$objs/kcsum_native.o" "$objs/fastcsum_asm.o" "$out/libipsum_checksum.a" \
   -L"$out/lib" -lipsum_checksum -Wl,-rpath,"$out/lib" -lstdc++ -lm -ldl

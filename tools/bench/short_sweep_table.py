@@ -12,7 +12,11 @@ lengths, so a ratio of 1 or more holds at every length:
   linked-in peer / ipsum.a   the fastest of kernel, dpdk and fastcsum-adx
                              (all in the sweep's binary) over the archive;
   kernel.so / ipsum.so       csum_partial over ipsum_checksum, both in a
-                             dlopen'ed library called by pointer.
+                             dlopen'ed library called by pointer;
+  peer / ipsum.h:const       with the length a constant in the source: the
+                             fastest linked-in peer, DPDK's inline sum
+                             with that constant included, over the
+                             header's ipsum_checksum.
 The CPU's model name heads the table (lscpu's, unless --cpu is given).
 """
 import argparse
@@ -24,8 +28,10 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from peers_table import cpu_model  # noqa: E402
 
 COLUMNS = ["ipsum.a", "ipsum.so", "ipsum.so-plt", "kernel", "kernel.so",
-           "dpdk", "fastcsum-adx", "empty", "empty.so"]
+           "dpdk", "fastcsum-adx", "empty", "empty.so", "ipsum.h:const",
+           "dpdk:const"]
 LINKED_PEERS = ["kernel", "dpdk", "fastcsum-adx"]
+CONSTANT_PEERS = LINKED_PEERS + ["dpdk:const"]
 
 
 def size_class(n):
@@ -61,8 +67,9 @@ def main():
           % (args.cpu or cpu_model(), args.note or "one process"))
     print()
     print("| bytes/offset | " + " | ".join("`%s`" % c for c in COLUMNS) +
-          " | linked-in peer / ipsum.a | kernel.so / ipsum.so |")
-    print("|---" * (len(COLUMNS) + 3) + "|")
+          " | linked-in peer / ipsum.a | kernel.so / ipsum.so"
+          " | peer / ipsum.h:const |")
+    print("|---" * (len(COLUMNS) + 4) + "|")
     for ((first, last), offset), members in sorted(
             classes.items(), key=lambda kv: (kv[0][1], kv[0][0])):
         lengths = [n for n, _ in members]
@@ -74,10 +81,14 @@ def main():
                       min(LINKED_PEERS, key=lambda p: t[p]))
                      for n, t in members)
         shared = min((t["kernel.so"] / t["ipsum.so"], n) for n, t in members)
+        constant = min((min(t[p] for p in CONSTANT_PEERS) / t["ipsum.h:const"],
+                        n, min(CONSTANT_PEERS, key=lambda p: t[p]))
+                       for n, t in members)
         print("| %s | " % label +
               " | ".join("%.2f" % worst[c] for c in COLUMNS) +
-              " | %.2fx (`%s` at %d) | %.2fx (at %d) |"
-              % (linked[0], linked[2], linked[1], shared[0], shared[1]))
+              " | %.2fx (`%s` at %d) | %.2fx (at %d) | %.2fx (`%s` at %d) |"
+              % (linked[0], linked[2], linked[1], shared[0], shared[1],
+                 constant[0], constant[2], constant[1]))
 
 
 if __name__ == "__main__":
