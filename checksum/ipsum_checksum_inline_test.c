@@ -17,8 +17,8 @@
 #include <string.h>
 
 #include "checksum/ipsum_checksum.h"
+#include "checksum/ipsum_checksum_test_util.h"
 
-static int failures = 0;
 static unsigned long library_calls = 0;
 
 uint16_t __real_ipsum_checksum(const void* buf, size_t len, uint16_t initial);
@@ -27,46 +27,6 @@ uint16_t __wrap_ipsum_checksum(const void* buf, size_t len, uint16_t initial);
 uint16_t __wrap_ipsum_checksum(const void* buf, size_t len, uint16_t initial) {
   ++library_calls;
   return __real_ipsum_checksum(buf, len, initial);
-}
-
-#define EXPECT_EQ(got, want)                                                 \
-  do {                                                                       \
-    unsigned long g_ = (unsigned long)(got), w_ = (unsigned long)(want);     \
-    if (g_ != w_) {                                                          \
-      fprintf(stderr, "%s:%d: %s = 0x%lx, want 0x%lx\n", __FILE__, __LINE__, \
-              #got, g_, w_);                                                 \
-      if (++failures > 20) exit(1);                                          \
-    }                                                                        \
-  } while (0)
-
-/* slow_sum is RFC 1071 section 1 transcribed byte by byte. */
-static uint16_t slow_sum(const uint8_t* p, size_t len, uint16_t initial) {
-  uint64_t sum = initial;
-  size_t i;
-  for (i = 0; i + 1 < len; i += 2) sum += ((uint32_t)p[i] << 8) | p[i + 1];
-  if (i < len) sum += (uint32_t)p[i] << 8;
-  while (sum >> 16) sum = (sum & 0xffff) + (sum >> 16);
-  return (uint16_t)sum;
-}
-
-/* fill writes `len` bytes of pattern `kind` to `p`: 0 random bytes, 1 all
- * 0xff, 2 carry-heavy (8-byte runs of 0x00 or 0xff, some with a 0x01 at
- * either end, so that 64-bit additions carry out and fold often). */
-static void fill(uint8_t* p, size_t len, int kind, uint32_t* x) {
-  size_t i;
-  for (i = 0; i < len; ++i) {
-    *x = *x * 1103515245u + 12345u;
-    if (kind == 0) {
-      p[i] = (uint8_t)(*x >> 16);
-    } else if (kind == 1) {
-      p[i] = 0xff;
-    } else if (i % 8 == 0) {
-      const unsigned pick = (*x >> 16) % 4, n = len - i < 8 ? len - i : 8;
-      memset(p + i, pick == 1 ? 0xff : 0x00, n);
-      if (pick == 2) p[i] = 1;
-      if (pick == 3) p[i + n - 1] = 1;
-    }
-  }
 }
 
 /* One function per constant length, each calling ipsum_checksum with that

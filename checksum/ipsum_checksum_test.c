@@ -3,9 +3,9 @@
  * A C program, linked against libipsum_checksum.so or libipsum_checksum.a,
  * that checks the C interface (ipsum_checksum.h) against known answers
  * (RFC 1071 section 3's example, a real IPv4 header) and against a
- * byte-by-byte sum written here, at many lengths and alignments, for both
- * functions. Exits non-zero after
- * the first mismatches. Written in C on purpose: it proves the header is
+ * byte-by-byte sum (ipsum_checksum_test_util.h), at many lengths and
+ * alignments, for both functions. Exits non-zero after the first
+ * mismatches. Written in C on purpose: it proves the header is
  * valid C and the library needs no C++ from its caller.
  */
 
@@ -16,27 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int failures = 0;
-
-#define EXPECT_EQ(got, want)                                                 \
-  do {                                                                       \
-    unsigned long g_ = (unsigned long)(got), w_ = (unsigned long)(want);     \
-    if (g_ != w_) {                                                          \
-      fprintf(stderr, "%s:%d: %s = 0x%lx, want 0x%lx\n", __FILE__, __LINE__, \
-              #got, g_, w_);                                                 \
-      if (++failures > 20) exit(1);                                          \
-    }                                                                        \
-  } while (0)
-
-/* slow_sum is RFC 1071 section 1 transcribed byte by byte. */
-static uint16_t slow_sum(const uint8_t* p, size_t len, uint16_t initial) {
-  uint64_t sum = initial;
-  size_t i;
-  for (i = 0; i + 1 < len; i += 2) sum += ((uint32_t)p[i] << 8) | p[i + 1];
-  if (i < len) sum += (uint32_t)p[i] << 8;
-  while (sum >> 16) sum = (sum & 0xffff) + (sum >> 16);
-  return (uint16_t)sum;
-}
+#include "checksum/ipsum_checksum_test_util.h"
 
 static void known_answers(void) {
   /* RFC 1071 section 3: 0001 f203 f4f5 f6f7 sums to 0xddf2. */
@@ -78,26 +58,6 @@ static void against_slow_sum(void) {
       EXPECT_EQ(ipsum_checksum_copy(dst + 7 - off, src + off, len, initial),
                 want);
       EXPECT_EQ(memcmp(dst + 7 - off, src + off, len), 0);
-    }
-  }
-}
-
-/* fill writes `len` bytes of pattern `kind` to `p`: 0 random bytes, 1 all
- * 0xff, 2 carry-heavy (8-byte runs of 0x00, of 0xff, or a single 0x01 at
- * either end, so that 64-bit additions carry out and fold often). */
-static void fill(uint8_t* p, size_t len, int kind, uint32_t* x) {
-  size_t i;
-  for (i = 0; i < len; ++i) {
-    *x = *x * 1103515245u + 12345u;
-    if (kind == 0) {
-      p[i] = (uint8_t)(*x >> 16);
-    } else if (kind == 1) {
-      p[i] = 0xff;
-    } else if (i % 8 == 0) {
-      const unsigned pick = (*x >> 16) % 4, n = len - i < 8 ? len - i : 8;
-      memset(p + i, pick == 1 ? 0xff : 0x00, n);
-      if (pick == 2) p[i] = 1;
-      if (pick == 3) p[i + n - 1] = 1;
     }
   }
 }
