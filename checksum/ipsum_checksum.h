@@ -68,23 +68,44 @@ uint16_t ipsum_checksum_copy(void* dst, const void* src, size_t len,
     !defined(IPSUM_CHECKSUM_NO_INLINE)
 #define IPSUM_CHECKSUM_INLINE 1
 
-/* Unaligned loads that may alias whatever the caller stored there. */
-typedef uint64_t ipsum_checksum_u64_
-    __attribute__((__may_alias__, __aligned__(1)));
-typedef uint32_t ipsum_checksum_u32_
-    __attribute__((__may_alias__, __aligned__(1)));
-typedef uint16_t ipsum_checksum_u16_
-    __attribute__((__may_alias__, __aligned__(1)));
+/* A conversion that is valid C and warning-free C++. */
+#ifdef __cplusplus
+#define IPSUM_CHECKSUM_CAST_(type, value) static_cast<type>(value)
+#else
+#define IPSUM_CHECKSUM_CAST_(type, value) ((type)(value))
+#endif
+
+/* Loads of any alignment, which may alias whatever the caller stored there:
+ * each is one mov, or the memory operand of the add that uses it. */
+static __inline__ __attribute__((__always_inline__)) uint64_t
+ipsum_checksum_load64_(const unsigned char* p) {
+  uint64_t v;
+  __builtin_memcpy(&v, p, sizeof(v));
+  return v;
+}
+static __inline__ __attribute__((__always_inline__)) uint32_t
+ipsum_checksum_load32_(const unsigned char* p) {
+  uint32_t v;
+  __builtin_memcpy(&v, p, sizeof(v));
+  return v;
+}
+static __inline__ __attribute__((__always_inline__)) uint16_t
+ipsum_checksum_load16_(const unsigned char* p) {
+  uint16_t v;
+  __builtin_memcpy(&v, p, sizeof(v));
+  return v;
+}
 
 static __inline__ __attribute__((__always_inline__)) uint16_t
 ipsum_checksum_fixed_(const void* buf, size_t len, uint16_t initial) {
-  const unsigned char* p = (const unsigned char*)buf;
-  unsigned long long acc = (unsigned long long)initial << 8;
+  const unsigned char* p = IPSUM_CHECKSUM_CAST_(const unsigned char*, buf);
+  unsigned long long acc = initial;
   uint64_t y;
+  acc <<= 8;
   if (len >= 8) {
     const size_t words = (len - 1) / 8; /* All but the last 1..8 bytes. */
-    const unsigned drop = (unsigned)(8 * (8 * words + 8 - len)) & 63;
-    const uint64_t last = *(const ipsum_checksum_u64_*)(p + len - 8) >> drop;
+    const size_t drop = 8 * (8 * words + 8 - len) & 63;
+    const uint64_t last = ipsum_checksum_load64_(p + len - 8) >> drop;
     unsigned char carry = 0;
     /* With no initial value the chain starts at `last`: GCC turns a carry
      * it knows is 0 into instructions that set the flag, not into an add. */
@@ -94,10 +115,10 @@ ipsum_checksum_fixed_(const void* buf, size_t len, uint16_t initial) {
       carry = __builtin_ia32_addcarryx_u64(0, acc, last, &acc);
     }
     /* Written out: compilers keep a loop of these, its carry in memory. */
-#define IPSUM_CHECKSUM_WORD_(i)                                      \
-  if (words > (i)) {                                                 \
-    carry = __builtin_ia32_addcarryx_u64(                            \
-        carry, acc, *(const ipsum_checksum_u64_*)(p + 8 * (i)), &acc); \
+#define IPSUM_CHECKSUM_WORD_(i)                                          \
+  if (words > (i)) {                                                     \
+    carry = __builtin_ia32_addcarryx_u64(                                \
+        carry, acc, ipsum_checksum_load64_(p + 8 * (i)), &acc);          \
   }
     IPSUM_CHECKSUM_WORD_(0)
     IPSUM_CHECKSUM_WORD_(1)
@@ -110,23 +131,24 @@ ipsum_checksum_fixed_(const void* buf, size_t len, uint16_t initial) {
     acc += carry; /* No wrap: a carry out leaves acc <= 2^64 - 2. */
   } else if (len >= 4) {
     /* Bytes 0..3, then bytes 4..len-1 out of the last four. */
-    acc += *(const ipsum_checksum_u32_*)p;
-    acc += (uint64_t)*(const ipsum_checksum_u32_*)(p + len - 4) >>
-           (8 * (8 - len) & 63);
+    const uint64_t last = ipsum_checksum_load32_(p + len - 4);
+    acc += ipsum_checksum_load32_(p);
+    acc += last >> (8 * (8 - len) & 63);
   } else if (len >= 2) {
-    acc += *(const ipsum_checksum_u16_*)p;
+    acc += ipsum_checksum_load16_(p);
     if (len == 3) acc += p[2]; /* The high-order byte of a 0-padded word. */
   } else if (len == 1) {
     acc += p[0];
   }
   y = acc + (acc << 32 | acc >> 32);
   y += y << 16 | y >> 48;
-  return (uint16_t)__builtin_bswap64(y);
+  return IPSUM_CHECKSUM_CAST_(uint16_t, __builtin_bswap64(y));
 }
 
-#define ipsum_checksum(buf, len, initial)                      \
-  (__builtin_constant_p(len) && (size_t)(len) <= 64            \
-       ? ipsum_checksum_fixed_((buf), (size_t)(len), (initial)) \
+#define ipsum_checksum(buf, len, initial)                                \
+  (__builtin_constant_p(len) && IPSUM_CHECKSUM_CAST_(size_t, len) <= 64  \
+       ? ipsum_checksum_fixed_((buf), IPSUM_CHECKSUM_CAST_(size_t, len), \
+                               (initial))                                \
        : (ipsum_checksum)((buf), (len), (initial)))
 #endif
 
