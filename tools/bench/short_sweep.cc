@@ -2,7 +2,7 @@
 //
 // short_sweep: the time of one Internet checksum call at every length of a
 // range (7..64 by default) and at chosen offsets, for ipsum's C API called
-// the three ways a C program can call it, beside the peers yardstick's
+// every way a C program can call it, beside the peers yardstick's
 // fastest short-input peers. Built and run by tools/bench/short_sweep.sh,
 // which links in the peers' objects that the yardstick built from Debian's
 // sources; nothing of theirs is in this file.
@@ -20,7 +20,7 @@
 //   kernel.so      the same object in a dlopen'ed library, by pointer
 //   dpdk           DPDK's rte_raw_cksum, inlined into the loop
 //   fastcsum-adx   fastcsum's ADX routine linked in, folded inline
-//   empty          a function that returns 0, linked in, by pointer
+//   empty          a function that does nothing, linked in, by pointer
 //   empty.so       the same function in a dlopen'ed library, by pointer
 //   ipsum.h:const  ipsum_checksum as the header defines it, the length a
 //                  constant in the source (inline where the header has
