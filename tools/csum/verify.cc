@@ -30,6 +30,7 @@ constexpr size_t kTCPChecksumOffset = 16;     // RFC 9293 section 3.1
 constexpr size_t kUDPChecksumOffset = 6;      // RFC 768
 constexpr size_t kUDPLengthOffset = 4;        // RFC 768
 constexpr size_t kUDPHeaderSize = 8;          // RFC 768
+constexpr size_t kUDPDestinationPortOffset = 2;  // RFC 768
 constexpr size_t kICMPChecksumOffset = 2;     // RFC 792, RFC 4443 2.1
 constexpr size_t kUDPLiteCoverageOffset = 4;  // RFC 3828 section 3.1
 constexpr uint8_t kProtocolUDPLite = 136;     // RFC 3828 section 5
@@ -64,6 +65,15 @@ constexpr size_t kMaxGRESREs = 64;
 // follow the 8-byte base header).
 constexpr uint16_t kPortVXLAN = 4789;
 constexpr uint16_t kPortGeneve = 6081;
+
+// UDPDestinationPort returns the destination port of the UDP header at
+// `udp`; IsTunnelPort whether the walk follows a tunnel to that port.
+inline uint16_t UDPDestinationPort(const uint8_t* udp) {
+  return LoadBig16(udp + kUDPDestinationPortOffset);
+}
+inline bool IsTunnelPort(uint16_t port) {
+  return port == kPortVXLAN || port == kPortGeneve;
+}
 constexpr size_t kVXLANHeader = 8;
 constexpr size_t kGeneveBaseHeader = 8;
 constexpr size_t kGeneveProtocolOffset = 2;
@@ -500,10 +510,7 @@ template <bool kV4>
   }
   const size_t t = n + tcpip::kFastNetwork<kV4>;
   const bool udp = s.protocol == header::kProtocolUDP;
-  if (udp) {
-    const uint16_t port = LoadBig16(frame.data() + t + 2);
-    if (port == kPortVXLAN || port == kPortGeneve) return false;
-  }
+  if (udp && IsTunnelPort(UDPDestinationPort(frame.data() + t))) return false;
   // The whole datagram is captured, and is the rest of the frame.
   const Datagram d = {.frame = frame,
                       .parsed = nullptr,
@@ -748,12 +755,13 @@ bool FindInner(const Datagram& d, Inner& in) {
       const Payload udp = {t + kUDPHeaderSize, std::min(t + length, ip.end),
                            t + length, ip.cut};
       const size_t u = udp.start;
-      const uint16_t port = LoadBig16(b + t + 2);
+      const uint16_t port = UDPDestinationPort(b + t);
+      if (!IsTunnelPort(port)) return false;
       if (port == kPortVXLAN) {
         return ByEtherType(kEtherTypeBridging, udp, u + kVXLANHeader,
                            "VXLAN header truncated", in);
       }
-      if (port != kPortGeneve) return false;
+      // Geneve.
       if (u + kGeneveBaseHeader > udp.end) {
         return Broken(in, udp.Missing(u + kGeneveBaseHeader),
                       "Geneve header truncated");
