@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cassert>
+#include <optional>
 
 #include "checksum/checksum.h"
 #include "checksum/endian.h"
@@ -983,14 +984,18 @@ void CheckGeneral(const LinkDecode& link, std::span<const uint8_t> frame,
 
 }  // namespace
 
-FrameCheck CheckFrame(uint32_t linktype, std::span<const uint8_t> frame,
-                      size_t wire_length) {
-  FrameCheck out;
+namespace {
+
+// FastOrLink judges `frame` into `out` (fresh) by the fast path and returns
+// nullopt, or leaves `out` untouched and returns the frame's link decode,
+// from which the general walk goes on.
+[[gnu::always_inline]] inline std::optional<LinkDecode> FastOrLink(
+    uint32_t linktype, std::span<const uint8_t> frame, FrameCheck& out) {
   // Untagged Ethernet, most frames of most captures, is recognised without
   // a link decode, its offsets constants.
   if (linktype == static_cast<uint32_t>(LinkType::kEthernet) &&
       CheckFast(tcpip::FastFamilyOf(frame), frame, tcpip::kFastLink, out)) {
-    return out;
+    return std::nullopt;
   }
   // Any other link layer that ends where IP starts and has nothing after
   // the packet (raw IP, Linux cooked headers, loopback, MPLS, ...). The
@@ -1001,10 +1006,26 @@ FrameCheck CheckFrame(uint32_t linktype, std::span<const uint8_t> frame,
       link.offset <= frame.size() &&
       CheckFast(tcpip::FastIPFamilyOf(frame.subspan(link.offset)), frame,
                 link.offset, out)) {
-    return out;
+    return std::nullopt;
   }
-  CheckGeneral(link, frame, wire_length, out);
+  return link;
+}
+
+}  // namespace
+
+FrameCheck CheckFrame(uint32_t linktype, std::span<const uint8_t> frame,
+                      size_t wire_length) {
+  FrameCheck out;
+  if (const std::optional<LinkDecode> link = FastOrLink(linktype, frame, out)) {
+    CheckGeneral(*link, frame, wire_length, out);
+  }
   return out;
+}
+
+bool CheckFrameFast(uint32_t linktype, std::span<const uint8_t> frame,
+                    FrameCheck& out) {
+  out = FrameCheck();
+  return !FastOrLink(linktype, frame, out).has_value();
 }
 
 FrameCheck CheckFrameGeneral(uint32_t linktype, std::span<const uint8_t> frame,

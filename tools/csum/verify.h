@@ -322,6 +322,13 @@ FrameCheck CheckFrame(uint32_t linktype, std::span<const uint8_t> frame,
 FrameCheck CheckFrameGeneral(uint32_t linktype, std::span<const uint8_t> frame,
                              size_t wire_length = 0);
 
+// CheckFrameFast is CheckFrame's fast path alone: for a frame it takes, it
+// sets `out` to what CheckFrame returns and returns true; for any other it
+// returns false and leaves `out` a fresh FrameCheck. CheckFrame is this,
+// else the general walk. For tests that must know which path judged.
+bool CheckFrameFast(uint32_t linktype, std::span<const uint8_t> frame,
+                    FrameCheck& out);
+
 // FixFrame stores `computed` into every field of `check` judged bad; `frame`
 // must be the bytes `check` was computed from. Inner fields are fixed
 // first, and a judged UDP or GRE checksum of an outer datagram that covers
