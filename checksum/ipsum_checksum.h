@@ -75,26 +75,20 @@ uint16_t ipsum_checksum_copy(void* dst, const void* src, size_t len,
 #define IPSUM_CHECKSUM_CAST_(type, value) ((type)(value))
 #endif
 
-/* Loads of any alignment, which may alias whatever the caller stored there:
- * each is one mov, or the memory operand of the add that uses it. */
-static __inline__ __attribute__((__always_inline__)) uint64_t
-ipsum_checksum_load64_(const unsigned char* p) {
-  uint64_t v;
-  __builtin_memcpy(&v, p, sizeof(v));
-  return v;
-}
-static __inline__ __attribute__((__always_inline__)) uint32_t
-ipsum_checksum_load32_(const unsigned char* p) {
-  uint32_t v;
-  __builtin_memcpy(&v, p, sizeof(v));
-  return v;
-}
-static __inline__ __attribute__((__always_inline__)) uint16_t
-ipsum_checksum_load16_(const unsigned char* p) {
-  uint16_t v;
-  __builtin_memcpy(&v, p, sizeof(v));
-  return v;
-}
+/* ipsum_checksum_load{64,32,16}_: loads of any alignment, which may alias
+ * whatever the caller stored there; each is one mov, or the memory operand
+ * of the add that uses it. */
+#define IPSUM_CHECKSUM_LOAD_(bits)                                  \
+  static __inline__ __attribute__((__always_inline__)) uint##bits##_t \
+      ipsum_checksum_load##bits##_(const unsigned char* p) {        \
+    uint##bits##_t v;                                               \
+    __builtin_memcpy(&v, p, sizeof(v));                             \
+    return v;                                                       \
+  }
+IPSUM_CHECKSUM_LOAD_(64)
+IPSUM_CHECKSUM_LOAD_(32)
+IPSUM_CHECKSUM_LOAD_(16)
+#undef IPSUM_CHECKSUM_LOAD_
 
 static __inline__ __attribute__((__always_inline__)) uint16_t
 ipsum_checksum_fixed_(const void* buf, size_t len, uint16_t initial) {
