@@ -113,10 +113,11 @@ inline bool IsAllOnesSum(std::span<const uint8_t> bytes) {
 // IPv4TransportInitial returns, mod 0xffff (either zero may stand for the
 // other), HeaderSum(header, header::PseudoHeaderSum(...)) for the IPv4
 // header at `ip` and the transport header `header`: the `initial` with
-// which the sum of the transport's payload checks the transport. One accumulator, one fold and
-// one byte swap. The common TCP header sizes, 20 bytes and 32 (with RFC
-// 7323's aligned timestamps), are added as straight-line loads, so that
-// nothing here is called out of line from the fast path.
+// which the sum of the transport's payload checks the transport. One
+// accumulator, one fold and one byte swap. The common TCP header sizes, 20
+// bytes and 32 (with RFC 7323's aligned timestamps), are added as
+// straight-line loads, so that nothing here is called out of line from the
+// fast path.
 [[gnu::always_inline]] inline uint16_t IPv4TransportInitial(
     const uint8_t* ip, std::span<const uint8_t> header, uint8_t protocol,
     uint16_t transport_length) {
