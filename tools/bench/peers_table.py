@@ -49,12 +49,18 @@ def fmt_ns(ns, in_us):
     return "%.1f" % ns if ns < 100 else "%.0f" % ns
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def parse_table_args(doc):
+    """Parses a table script's command line: TSV [--cpu MODEL] [--note TEXT],
+    described by the first line of `doc`."""
+    ap = argparse.ArgumentParser(description=doc.splitlines()[0])
     ap.add_argument("tsv")
     ap.add_argument("--cpu", help="CPU model name (default: lscpu's)")
     ap.add_argument("--note", default="", help="appended to the heading")
-    args = ap.parse_args()
+    return ap.parse_args()
+
+
+def main():
+    args = parse_table_args(__doc__)
 
     cells = {}  # (case, column) -> row
     with open(args.tsv) as f:

@@ -19,13 +19,12 @@ lengths, so a ratio of 1 or more holds at every length:
                              header's ipsum_checksum.
 The CPU's model name heads the table (lscpu's, unless --cpu is given).
 """
-import argparse
 import csv
 import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from peers_table import cpu_model  # noqa: E402
+from peers_table import cpu_model, parse_table_args  # noqa: E402
 
 COLUMNS = ["ipsum.a", "ipsum.so", "ipsum.so-plt", "kernel", "kernel.so",
            "dpdk", "fastcsum-adx", "empty", "empty.so", "ipsum.h:const",
@@ -43,11 +42,7 @@ def size_class(n):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("tsv")
-    ap.add_argument("--cpu", help="CPU model name (default: lscpu's)")
-    ap.add_argument("--note", default="", help="appended to the heading")
-    args = ap.parse_args()
+    args = parse_table_args(__doc__)
 
     rows = {}  # (length, offset) -> {column: ns}
     with open(args.tsv) as f:
