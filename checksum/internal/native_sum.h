@@ -270,24 +270,40 @@ IPSUM_KERNEL_INLINE constexpr unsigned DropBitsBeforeEnd(size_t len) {
   return (0u - 8 * static_cast<unsigned>(len)) & 63;
 }
 
+// TailShift returns a shift count equal to DropBitsBeforeEnd(len) modulo
+// 64, which is all a 64-bit x86 shift reads of its count: there, one
+// `imul` (the compiler spells -8 * len as mov, neg, shl), in %ecx, where
+// the classes' shifts take it. SumShortOr computes it once, ahead of the
+// size-class tree, rather than each class at its start: every class from 4
+// bytes on needs it, and each class's straight run is one instruction
+// shorter for it (the 49..56-byte one then fits one 64-byte fetch block).
+IPSUM_KERNEL_INLINE uint32_t TailShift(size_t len) {
+#if IPSUM_SHORT_ASM
+  uint32_t count;
+  __asm__("imull $-8, %k[len], %[count]"
+          : [count] "=c"(count)
+          : [len] "r"(len));
+  return count;
+#else
+  return DropBitsBeforeEnd(len);
+#endif
+}
+
 // SumWordsShort returns the SumFn result for `acc`, a native accumulator,
 // plus data[0, len), where 8 * kWords < len <= 8 * kWords + 8 and len >= 8:
 // the first kWords 8-byte words, then the last 8 bytes of the input with
 // the ones the words already counted shifted out, so that the rest keep
-// the 16-bit word positions of their offsets.
+// the 16-bit word positions of their offsets. `shift` is TailShift(len).
 template <int kWords>
 IPSUM_KERNEL_INLINE uint16_t SumWordsShort(const uint8_t* p, size_t len,
-                                           uint64_t acc) {
+                                           uint64_t acc, uint32_t shift) {
   static_assert(kWords >= 0 && kWords <= 7);
 #if IPSUM_SHORT_ASM
-  // One carry chain, the carry out of bit 63 added back at the end (x86
-  // masks the shift count to 6 bits, so `imul` by -8 is the whole of
-  // DropBitsBeforeEnd); then FinishShort. The last word, whose shift waits
-  // on the `imul`, joins the chain last, so the whole words need not wait.
+  // One carry chain, the carry out of bit 63 added back at the end; then
+  // FinishShort. The last word, whose shift waits on TailShift's `imul`,
+  // joins the chain last, so that the whole words need not wait.
   uint64_t t;
-  uint64_t count;
   __asm__(
-      "imull $-8, %k[len], %k[count]\n\t"
       "movq -8(%[p],%[len]), %[t]\n\t"
       "shrq %%cl, %[t]\n\t"
       ".if %c[k] > 0\n\taddq (%[p]), %[acc]\n\t.endif\n\t"
@@ -307,18 +323,17 @@ IPSUM_KERNEL_INLINE uint16_t SumWordsShort(const uint8_t* p, size_t len,
       "rolq $16, %[t]\n\t"
       "addq %[t], %[acc]\n\t"
       "bswapq %[acc]"
-      : [acc] "+&r"(acc), [t] "=&r"(t), [count] "=&c"(count)
+      : [acc] "+&r"(acc), [t] "=&r"(t)
       // The bytes the asm may read: p[0, 8 * kWords + 8) holds all of them
       // (and up to 7 past the end, which it does not read). One operand at
       // `p` itself: a second one for the last word would cost a `lea`.
-      : [len] "r"(len), [p] "r"(p), [k] "n"(kWords),
+      : [len] "r"(len), [p] "r"(p), [k] "n"(kWords), "c"(shift),
         "m"(*reinterpret_cast<const uint8_t(*)[8 * kWords + 8]>(p))
       : "cc");
   return static_cast<uint16_t>(acc);
 #else
   WideSum s = {acc, 0};
-  AddWord(s,
-          DropLeadingBytes(LoadNative64(p + len - 8), DropBitsBeforeEnd(len)));
+  AddWord(s, DropLeadingBytes(LoadNative64(p + len - 8), shift & 63));
   for (int i = 0; i < kWords; ++i) AddWord(s, LoadNative64(p + 8 * i));
   return FinishShort(Native(s));
 #endif
@@ -326,19 +341,18 @@ IPSUM_KERNEL_INLINE uint16_t SumWordsShort(const uint8_t* p, size_t len,
 
 // SumHalfWordsShort returns the SumFn result for `acc`, a native
 // accumulator, plus data[0, len), 4 <= len <= 8: the first 4 bytes, then
-// the last 4 with the ones already counted shifted out.
+// the last 4 with the ones already counted shifted out. `shift` is
+// TailShift(len).
 IPSUM_KERNEL_INLINE uint16_t SumHalfWordsShort(const uint8_t* p, size_t len,
-                                               uint64_t acc) {
+                                               uint64_t acc, uint32_t shift) {
 #if IPSUM_SHORT_ASM
   // As SumWordsShort, in 32 bits: `acc` is below 2^24, so the end-around
   // sum of it and the two 4-byte words fits one 32-bit register, and only
   // the second fold step is left, on 32 bits, its result in the top 16
   // bits, which bswap32 moves down and swaps.
   uint32_t tail;
-  uint32_t count;
   uint32_t acc32 = static_cast<uint32_t>(acc);
   __asm__(
-      "imull $-8, %k[len], %[count]\n\t"
       "movl -4(%[p],%[len]), %[tail]\n\t"
       "shrq %%cl, %q[tail]\n\t"
       "addl (%[p]), %[acc]\n\t"
@@ -348,15 +362,15 @@ IPSUM_KERNEL_INLINE uint16_t SumHalfWordsShort(const uint8_t* p, size_t len,
       "roll $16, %[tail]\n\t"
       "addl %[tail], %[acc]\n\t"
       "bswapl %[acc]"
-      : [acc] "+&r"(acc32), [tail] "=&r"(tail), [count] "=&c"(count)
-      : [len] "r"(len), [p] "r"(p),
+      : [acc] "+&r"(acc32), [tail] "=&r"(tail)
+      : [len] "r"(len), [p] "r"(p), "c"(shift),
         "m"(*reinterpret_cast<const uint8_t(*)[8]>(p))
       : "cc");
   return static_cast<uint16_t>(acc32);
 #else
-  const uint64_t tail = DropLeadingBytes(uint64_t{LoadNative32(p + len - 4)},
-                                         DropBitsBeforeEnd(len)) &
-                        0xffffffff;
+  const uint64_t tail =
+      DropLeadingBytes(uint64_t{LoadNative32(p + len - 4)}, shift & 63) &
+      0xffffffff;
   return FinishShort(acc + LoadNative32(p) + tail);
 #endif
 }
@@ -391,26 +405,27 @@ IPSUM_KERNEL_INLINE uint16_t SumShortOr(const uint8_t* p, size_t len,
                                         uint16_t initial, LongSum long_sum) {
   static_assert(kLimit == kShortLimit || kLimit == kShortLimit + 1);
   const uint64_t acc = InitialNative(initial);
+  const uint32_t shift = TailShift(len);
   if (len <= 16) [[likely]] {
     if (len > 8) [[likely]]
-      return SumWordsShort<1>(p, len, acc);
+      return SumWordsShort<1>(p, len, acc, shift);
     if (len >= 4) [[likely]]
-      return SumHalfWordsShort(p, len, acc);
+      return SumHalfWordsShort(p, len, acc, shift);
     return SumTinyShort(p, len, acc);
   }
   if (len <= 40) [[likely]] {
     if (len <= 24) [[unlikely]]
-      return SumWordsShort<2>(p, len, acc);
+      return SumWordsShort<2>(p, len, acc, shift);
     if (len <= 32) [[unlikely]]
-      return SumWordsShort<3>(p, len, acc);
-    return SumWordsShort<4>(p, len, acc);
+      return SumWordsShort<3>(p, len, acc, shift);
+    return SumWordsShort<4>(p, len, acc, shift);
   }
   if (len < kLimit) {
     if (len <= 48) [[unlikely]]
-      return SumWordsShort<5>(p, len, acc);
+      return SumWordsShort<5>(p, len, acc, shift);
     if (len <= 56) [[unlikely]]
-      return SumWordsShort<6>(p, len, acc);
-    return SumWordsShort<7>(p, len, acc);
+      return SumWordsShort<6>(p, len, acc, shift);
+    return SumWordsShort<7>(p, len, acc, shift);
   }
   return long_sum(p, len, initial);
 }
