@@ -26,18 +26,18 @@ using tcpip::ParsedPacket;
 using tcpip::ParseError;
 
 // Where each checksum field sits in its header.
-constexpr size_t kIPv4ChecksumOffset = 10;    // RFC 791 section 3.1
-constexpr size_t kTCPChecksumOffset = 16;     // RFC 9293 section 3.1
-constexpr size_t kUDPChecksumOffset = 6;      // RFC 768
-constexpr size_t kUDPLengthOffset = 4;        // RFC 768
-constexpr size_t kUDPHeaderSize = 8;          // RFC 768
+constexpr size_t kIPv4ChecksumOffset = 10;       // RFC 791 section 3.1
+constexpr size_t kTCPChecksumOffset = 16;        // RFC 9293 section 3.1
+constexpr size_t kUDPChecksumOffset = 6;         // RFC 768
+constexpr size_t kUDPLengthOffset = 4;           // RFC 768
+constexpr size_t kUDPHeaderSize = 8;             // RFC 768
 constexpr size_t kUDPDestinationPortOffset = 2;  // RFC 768
-constexpr size_t kICMPChecksumOffset = 2;     // RFC 792, RFC 4443 2.1
-constexpr size_t kUDPLiteCoverageOffset = 4;  // RFC 3828 section 3.1
-constexpr uint8_t kProtocolUDPLite = 136;     // RFC 3828 section 5
-constexpr uint8_t kProtocolIPIP = 4;          // RFC 2003, RFC 2473
-constexpr uint8_t kProtocolIPv6 = 41;         // RFC 4213, RFC 2473
-constexpr uint8_t kProtocolGRE = 47;          // RFC 2784
+constexpr size_t kICMPChecksumOffset = 2;        // RFC 792, RFC 4443 2.1
+constexpr size_t kUDPLiteCoverageOffset = 4;     // RFC 3828 section 3.1
+constexpr uint8_t kProtocolUDPLite = 136;        // RFC 3828 section 5
+constexpr uint8_t kProtocolIPIP = 4;             // RFC 2003, RFC 2473
+constexpr uint8_t kProtocolIPv6 = 41;            // RFC 4213, RFC 2473
+constexpr uint8_t kProtocolGRE = 47;             // RFC 2784
 
 // GRE (RFC 2784 section 2, RFC 2890 section 2): flags and version, then
 // the protocol type; checksum and reserved, key and sequence number follow
@@ -982,10 +982,6 @@ void CheckGeneral(const LinkDecode& link, std::span<const uint8_t> frame,
   return false;
 }
 
-}  // namespace
-
-namespace {
-
 // FastOrLink judges `frame` into `out` (fresh) by the fast path and returns
 // nullopt, or leaves `out` untouched and returns the frame's link decode,
 // from which the general walk goes on.
@@ -993,17 +989,20 @@ namespace {
     uint32_t linktype, std::span<const uint8_t> frame, FrameCheck& out) {
   // Untagged Ethernet, most frames of most captures, is recognised without
   // a link decode, its offsets constants.
-  if (linktype == static_cast<uint32_t>(LinkType::kEthernet) &&
+  const bool ethernet = linktype == static_cast<uint32_t>(LinkType::kEthernet);
+  if (ethernet &&
       CheckFast(tcpip::FastFamilyOf(frame), frame, tcpip::kFastLink, out)) {
     return std::nullopt;
   }
   // Any other link layer that ends where IP starts and has nothing after
   // the packet (raw IP, Linux cooked headers, loopback, MPLS, ...). The
   // wire length cannot matter to those: a datagram that is exactly the
-  // rest of the frame is no TSO super-packet.
+  // rest of the frame is no TSO super-packet. Untagged Ethernet's datagram
+  // was tried above and is not tried again.
   const LinkDecode link = DecodeLink(linktype, frame);
   if (link.payload == LinkPayload::kIP && link.end == 0 && link.trailer == 0 &&
       link.offset <= frame.size() &&
+      !(ethernet && link.offset == tcpip::kFastLink) &&
       CheckFast(tcpip::FastIPFamilyOf(frame.subspan(link.offset)), frame,
                 link.offset, out)) {
     return std::nullopt;
